@@ -1,0 +1,91 @@
+// Errors as values: every fallible engine call returns a Status or a
+// Result<T>. Corrupt files and bad SQL must never crash the process, so
+// nothing in the engine throws across its API.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace engine {
+
+class Status {
+ public:
+  enum class Code { kOk, kCorruption, kIOError, kInvalidArgument, kNotFound, kConstraint,
+                    kBusy, kSqlError, kRange, kNotSupported };
+
+  Status() = default;
+  static Status OK() { return Status(); }
+  static Status Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
+  static Status IOError(std::string msg) { return Status(Code::kIOError, std::move(msg)); }
+  static Status InvalidArgument(std::string msg) {
+    return Status(Code::kInvalidArgument, std::move(msg));
+  }
+  static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
+  static Status Constraint(std::string msg) { return Status(Code::kConstraint, std::move(msg)); }
+  static Status Busy(std::string msg) { return Status(Code::kBusy, std::move(msg)); }
+  static Status SqlError(std::string msg) { return Status(Code::kSqlError, std::move(msg)); }
+  static Status Range(std::string msg) { return Status(Code::kRange, std::move(msg)); }
+  static Status NotSupported(std::string msg) {
+    return Status(Code::kNotSupported, std::move(msg));
+  }
+
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  bool IsCorruption() const { return code_ == Code::kCorruption; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  bool IsConstraint() const { return code_ == Code::kConstraint; }
+  const std::string& message() const { return msg_; }
+
+  // "Corruption: page 7 out of range" — the kind and the message.
+  std::string ToString() const;
+
+ private:
+  Status(Code code, std::string msg) : code_(code), msg_(std::move(msg)) {}
+  Code code_ = Code::kOk;
+  std::string msg_;
+};
+
+// A value or the Status that explains why there is none.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}           // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {}    // NOLINT: implicit by design
+
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<Status>(v_);
+  }
+  T& value() & { return std::get<T>(v_); }
+  const T& value() const& { return std::get<T>(v_); }
+  T&& value() && { return std::get<T>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace engine
+
+// Propagates a non-OK Status to the caller.
+#define ENGINE_RETURN_IF_ERROR(expr)            \
+  do {                                          \
+    ::engine::Status _st = (expr);              \
+    if (!_st.ok()) return _st;                  \
+  } while (0)
+
+#define ENGINE_CONCAT_INNER(a, b) a##b
+#define ENGINE_CONCAT(a, b) ENGINE_CONCAT_INNER(a, b)
+// ENGINE_ASSIGN_OR_RETURN(auto x, f()) — binds the value or returns the error.
+#define ENGINE_ASSIGN_OR_RETURN(lhs, expr) \
+  ENGINE_ASSIGN_OR_RETURN_IMPL(ENGINE_CONCAT(_res_, __LINE__), lhs, expr)
+#define ENGINE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                 \
+  if (!tmp.ok()) return tmp.status();                \
+  lhs = std::move(tmp).value()

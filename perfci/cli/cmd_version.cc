@@ -1,0 +1,18 @@
+#include <fmt/core.h>
+
+#include "perfci/cli/commands.h"
+#include "perfci/version.h"
+
+namespace perfci::cli {
+
+void add_version_command(CLI::App& app, CommandRunner* runner) {
+  auto* cmd = app.add_subcommand("version", "Print the tool and schema versions");
+  cmd->callback([runner] {
+    *runner = [] {
+      fmt::print("perfci {} (report schema {})\n", kToolVersion, kReportSchema);
+      return 0;
+    };
+  });
+}
+
+}  // namespace perfci::cli

@@ -1,0 +1,17 @@
+// Each perfci subcommand lives in its own cmd_<name>.cc and registers
+// itself on the CLI11 app here. The returned callback runs after parsing and
+// yields the process exit code (0 ok, 1 a finding such as a regression or a
+// broken contract, 2 an error in the input or the environment).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace perfci::cli {
+
+using CommandRunner = std::function<int()>;
+
+// Sets *runner when the subcommand is selected.
+void add_version_command(CLI::App& app, CommandRunner* runner);
+
+}  // namespace perfci::cli
