@@ -1,0 +1,71 @@
+// SQLite's rollback journal (file format section 3): `<db>-journal` holds the
+// original image of every page a transaction changes, so that a transaction
+// interrupted at any point can be undone — by the engine or by sqlite3.
+//
+// Layout: one or more segments, each a sector-padded header (magic, record
+// count, checksum nonce, original page count, sector size, page size) then
+// records of (page number, page image, checksum). A segment's record count
+// is written only after its records are synced; the database file is written
+// only after that, so a record count of 0 means "the database is untouched".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/storage/file.h"
+#include "engine/util/status.h"
+
+namespace engine {
+
+inline constexpr uint8_t kJournalMagic[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+inline constexpr uint32_t kJournalSectorSize = 512;
+
+std::string JournalPath(const std::string& db_path);
+
+// The journal page checksum of pager.c: the nonce plus every 200th byte,
+// walking down from page_size - 200.
+uint32_t JournalChecksum(uint32_t nonce, const uint8_t* page, uint32_t page_size);
+
+class JournalWriter {
+ public:
+  // Creates (truncating) the journal and writes the first segment header.
+  static Result<std::unique_ptr<JournalWriter>> Create(const std::string& path,
+                                                       uint32_t page_size,
+                                                       uint32_t orig_page_count);
+  // Appends the original image of page `pgno` to the open segment.
+  Status Append(uint32_t pgno, const uint8_t* page);
+  // Makes every record so far durable and counted: fsync, record count into
+  // the segment header, fsync again (twice only when `full`). Records
+  // appended later go to a new segment.
+  Status Seal(bool sync, bool full);
+  bool has_unsealed_records() const { return unsealed_ > 0; }
+  // Commit point of a DELETE-mode transaction.
+  Status Delete();
+
+ private:
+  JournalWriter(std::unique_ptr<File> f, uint32_t page_size, uint32_t orig, uint32_t nonce)
+      : file_(std::move(f)), page_size_(page_size), orig_pages_(orig), nonce_(nonce) {}
+  Status WriteHeader(uint64_t at);
+
+  std::unique_ptr<File> file_;
+  uint32_t page_size_;
+  uint32_t orig_pages_;
+  uint32_t nonce_;
+  uint64_t segment_start_ = 0;  // offset of the open segment's header
+  uint64_t end_ = 0;            // end of the last record
+  uint32_t unsealed_ = 0;       // records in the open segment
+  std::vector<uint8_t> record_;
+};
+
+// Plays a journal back into `db`: every valid record is written over its
+// page, then the file is truncated to the original page count and synced.
+// `hot` (recovery after a crash) trusts only sealed record counts; a live
+// rollback (`hot` false) also plays the unsealed tail of the last segment.
+// Stops at the first record whose checksum fails, as SQLite does. Returns
+// the original page count, or 0 when the journal held nothing to undo.
+Result<uint32_t> PlaybackJournal(File& db, const std::string& journal_path, uint32_t page_size,
+                                 bool hot);
+
+}  // namespace engine

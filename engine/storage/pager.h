@@ -1,0 +1,168 @@
+// The pager: a bounded cache of database pages over one file, the database
+// header, the freelist, and atomic commit through the rollback journal.
+//
+// Every B-tree page access goes through Get(), so it must be cheap: pages are
+// found by direct index (no hashing), pinned by a counter, and evicted by a
+// CLOCK sweep that reuses page buffers (no allocation in steady state).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/storage/file.h"
+#include "engine/storage/journal.h"
+#include "engine/util/status.h"
+
+namespace engine {
+
+enum class Synchronous { kOff, kNormal, kFull };
+
+struct PagerOptions {
+  size_t cache_pages = 2000;  // bound on cached pages (at least 16)
+  uint32_t page_size = 4096;  // for a new, empty file only
+  Synchronous synchronous = Synchronous::kFull;
+  bool read_only = false;
+  bool create_if_missing = true;
+};
+
+// Offsets of the 100-byte database header (file format section 1.3).
+namespace hdr {
+inline constexpr int kPageSize = 16;
+inline constexpr int kWriteVersion = 18;
+inline constexpr int kReadVersion = 19;
+inline constexpr int kReserved = 20;
+inline constexpr int kChangeCounter = 24;
+inline constexpr int kPageCount = 28;
+inline constexpr int kFreelistTrunk = 32;
+inline constexpr int kFreelistCount = 36;
+inline constexpr int kSchemaCookie = 40;
+inline constexpr int kSchemaFormat = 44;
+inline constexpr int kTextEncoding = 56;
+inline constexpr int kVersionValidFor = 92;
+inline constexpr int kLibraryVersion = 96;
+}  // namespace hdr
+inline constexpr int kDbHeaderSize = 100;
+
+class Pager;
+
+struct CachedPage {
+  uint32_t pgno = 0;  // 0: frame is free
+  uint32_t pins = 0;
+  bool dirty = false;
+  bool referenced = false;  // CLOCK bit
+  std::unique_ptr<uint8_t[]> data;
+};
+
+// A pinned page: the page stays in the cache (and its bytes stay put) while
+// a PageRef to it lives.
+class PageRef {
+ public:
+  PageRef() = default;
+  PageRef(PageRef&& o) noexcept : page_(o.page_) { o.page_ = nullptr; }
+  PageRef& operator=(PageRef&& o) noexcept {
+    if (this != &o) {
+      Release();
+      page_ = o.page_;
+      o.page_ = nullptr;
+    }
+    return *this;
+  }
+  PageRef(const PageRef&) = delete;
+  PageRef& operator=(const PageRef&) = delete;
+  ~PageRef() { Release(); }
+
+  explicit operator bool() const { return page_ != nullptr; }
+  uint32_t pgno() const { return page_->pgno; }
+  const uint8_t* data() const { return page_->data.get(); }
+  // Valid only after Pager::MakeWritable() on this page in the current
+  // write transaction.
+  uint8_t* mutable_data() { return page_->data.get(); }
+  bool writable() const { return page_ && page_->dirty; }
+  void Release() {
+    if (page_) --page_->pins;
+    page_ = nullptr;
+  }
+
+ private:
+  friend class Pager;
+  explicit PageRef(CachedPage* p) : page_(p) { ++p->pins; }
+  CachedPage* page_ = nullptr;
+};
+
+class Pager {
+ public:
+  // Opens (or creates) a database. A hot journal left by a crashed writer is
+  // rolled back first. A new file gets page 1: the header and an empty
+  // sqlite_schema leaf.
+  static Result<std::unique_ptr<Pager>> Open(const std::string& path, const PagerOptions& opts);
+  ~Pager();
+  Pager(const Pager&) = delete;
+  Pager& operator=(const Pager&) = delete;
+
+  uint32_t page_size() const { return page_size_; }
+  uint32_t usable_size() const { return usable_size_; }
+  uint32_t page_count() const { return page_count_; }
+  const std::string& path() const { return path_; }
+  uint32_t lock_byte_page() const { return static_cast<uint32_t>(kPendingByte / page_size_) + 1; }
+
+  Result<PageRef> Get(uint32_t pgno);
+  Status MakeWritable(PageRef& page);
+  Result<PageRef> Allocate();
+  Status Free(uint32_t pgno);
+
+  Status BeginRead();
+  Status EndRead();
+  Status BeginWrite();
+  Status Commit();
+  Status Rollback();
+  bool in_read() const { return in_read_; }
+  bool in_write() const { return in_write_; }
+
+  uint32_t schema_cookie() const { return header_u32(hdr::kSchemaCookie); }
+  Status SetSchemaCookie(uint32_t v);
+  uint32_t header_u32(int offset) const;
+  uint32_t freelist_count() const { return header_u32(hdr::kFreelistCount); }
+
+  // Cache statistics, for tests and for tuning.
+  size_t cached_pages() const;
+  uint64_t page_reads() const { return page_reads_; }
+
+ private:
+  Pager(std::string path, std::unique_ptr<File> file, const PagerOptions& opts);
+  Status LoadHeader();
+  Status RecoverHotJournal();
+  Status InitNewDatabase();
+  Result<CachedPage*> Frame(uint32_t pgno);
+  Result<CachedPage*> FreeFrame();
+  Status Spill();
+  Status WriteDirty(bool only_unpinned);
+  Status SetHeaderU32(int offset, uint32_t v);
+  void DropCache();
+  Status ReloadPinned();
+
+  std::string path_;
+  std::unique_ptr<File> file_;
+  PagerOptions opts_;
+  uint32_t page_size_ = 0;
+  uint32_t usable_size_ = 0;
+  uint32_t page_count_ = 0;       // pages in the database, this transaction's view
+  uint32_t orig_page_count_ = 0;  // at the start of the write transaction
+  uint32_t change_counter_ = 0;   // last seen on disk, to detect other writers
+  bool in_read_ = false;
+  bool in_write_ = false;
+  bool spilled_ = false;  // database file changed inside the open transaction
+  bool implicit_read_ = false;  // BeginWrite opened the read; Commit/Rollback close it
+  uint8_t header_[kDbHeaderSize] = {};  // copy of page 1's first 100 bytes
+
+  std::vector<std::unique_ptr<CachedPage>> frames_;
+  std::vector<CachedPage*> by_pgno_;  // index: pgno -> frame, or null
+  size_t clock_hand_ = 0;
+  std::vector<CachedPage*> dirty_;
+  std::vector<bool> journaled_;  // by pgno, within the write transaction
+  std::unique_ptr<JournalWriter> journal_;
+  uint64_t page_reads_ = 0;
+};
+
+}  // namespace engine

@@ -1,0 +1,292 @@
+#include "engine/storage/pager.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "engine/testing/sqlite_oracle.h"
+#include "engine/testing/temp_dir.h"
+#include "engine/util/coding.h"
+
+namespace engine {
+namespace {
+
+using testing::SqliteDb;
+using testing::TempDir;
+
+std::unique_ptr<Pager> MustOpen(const std::string& path, PagerOptions opts = {}) {
+  auto p = Pager::Open(path, opts);
+  EXPECT_TRUE(p.ok()) << p.status().ToString();
+  return p.ok() ? std::move(p).value() : nullptr;
+}
+
+// Fills a page with a pattern derived from (pgno, salt) past byte `from`.
+void Fill(uint8_t* d, uint32_t size, uint32_t pgno, uint32_t salt, uint32_t from = 0) {
+  for (uint32_t i = from; i < size; ++i) d[i] = static_cast<uint8_t>(pgno * 31 + salt + i * 7);
+}
+bool Matches(const uint8_t* d, uint32_t size, uint32_t pgno, uint32_t salt, uint32_t from = 0) {
+  for (uint32_t i = from; i < size; ++i) {
+    if (d[i] != static_cast<uint8_t>(pgno * 31 + salt + i * 7)) return false;
+  }
+  return true;
+}
+
+TEST(PagerTest, NewDatabaseIsAValidEmptySqliteFile) {
+  TempDir dir;
+  std::string path = dir.file("new.db");
+  {
+    auto pager = MustOpen(path);
+    ASSERT_TRUE(pager);
+    EXPECT_EQ(pager->page_count(), 1u);
+    EXPECT_EQ(pager->page_size(), 4096u);
+  }
+  SqliteDb db(path);
+  ASSERT_TRUE(db.ok()) << db.error();
+  EXPECT_EQ(db.IntegrityCheck(), "ok");
+  EXPECT_EQ(db.Query("PRAGMA page_count")[0][0], "1");
+  EXPECT_EQ(db.Query("PRAGMA encoding")[0][0], "UTF-8");
+  ASSERT_TRUE(db.Exec("CREATE TABLE t(a); INSERT INTO t VALUES (42);")) << db.error();
+}
+
+TEST(PagerTest, ReadsWhatSqliteWrote) {
+  TempDir dir;
+  std::string path = dir.file("s.db");
+  {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a); INSERT INTO t VALUES (1);"));
+  }
+  auto pager = MustOpen(path);
+  ASSERT_TRUE(pager);
+  EXPECT_EQ(pager->page_size(), 1024u);
+  EXPECT_EQ(pager->page_count(), 2u);
+  EXPECT_EQ(pager->schema_cookie(), 1u);
+  ASSERT_TRUE(pager->BeginRead().ok());
+  auto p2 = pager->Get(2);
+  ASSERT_TRUE(p2.ok());
+  EXPECT_EQ(p2->data()[0], 13);  // a table leaf
+  EXPECT_FALSE(pager->Get(3).ok());
+  EXPECT_FALSE(pager->Get(0).ok());
+}
+
+TEST(PagerTest, CommitPersistsAndRollbackRestores) {
+  TempDir dir;
+  std::string path = dir.file("c.db");
+  auto pager = MustOpen(path);
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (int i = 0; i < 10; ++i) {
+    auto p = pager->Allocate();
+    ASSERT_TRUE(p.ok());
+    Fill(p->mutable_data(), 4096, p->pgno(), 1);
+  }
+  ASSERT_TRUE(pager->Commit().ok());
+  EXPECT_EQ(pager->page_count(), 11u);
+  EXPECT_FALSE(File::Exists(JournalPath(path)));
+
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (uint32_t pg = 2; pg <= 11; ++pg) {
+    auto p = pager->Get(pg);
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(pager->MakeWritable(*p).ok());
+    Fill(p->mutable_data(), 4096, pg, 2);
+  }
+  ASSERT_TRUE(pager->Allocate().ok());
+  EXPECT_EQ(pager->page_count(), 12u);
+  EXPECT_TRUE(File::Exists(JournalPath(path)));
+  ASSERT_TRUE(pager->Rollback().ok());
+  EXPECT_EQ(pager->page_count(), 11u);
+  EXPECT_FALSE(File::Exists(JournalPath(path)));
+  for (uint32_t pg = 2; pg <= 11; ++pg) {
+    auto p = pager->Get(pg);
+    ASSERT_TRUE(p.ok());
+    EXPECT_TRUE(Matches(p->data(), 4096, pg, 1)) << "page " << pg;
+  }
+  pager.reset();
+  auto again = MustOpen(path);
+  for (uint32_t pg = 2; pg <= 11; ++pg) {
+    EXPECT_TRUE(Matches(again->Get(pg)->data(), 4096, pg, 1)) << "page " << pg;
+  }
+}
+
+TEST(PagerTest, CacheStaysBoundedAndSpillsDirtyPagesSafely) {
+  TempDir dir;
+  std::string path = dir.file("b.db");
+  PagerOptions opts;
+  opts.cache_pages = 16;
+  opts.page_size = 1024;
+  auto pager = MustOpen(path, opts);
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (int i = 0; i < 200; ++i) {
+    auto p = pager->Allocate();
+    ASSERT_TRUE(p.ok());
+    Fill(p->mutable_data(), 1024, p->pgno(), 5);
+  }
+  ASSERT_TRUE(pager->Commit().ok());
+  EXPECT_LE(pager->cached_pages(), 16u);
+
+  // A transaction touching far more pages than the cache holds spills, and
+  // its rollback still restores every page.
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (uint32_t pg = 2; pg <= 201; ++pg) {
+    auto p = pager->Get(pg);
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(pager->MakeWritable(*p).ok());
+    Fill(p->mutable_data(), 1024, pg, 9);
+  }
+  EXPECT_LE(pager->cached_pages(), 16u);
+  ASSERT_TRUE(pager->Rollback().ok());
+  for (uint32_t pg = 2; pg <= 201; ++pg) {
+    auto p = pager->Get(pg);
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(Matches(p->data(), 1024, pg, 5)) << "page " << pg;
+  }
+  // And a spilled transaction commits correctly.
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (uint32_t pg = 2; pg <= 201; ++pg) {
+    auto p = pager->Get(pg);
+    ASSERT_TRUE(pager->MakeWritable(*p).ok());
+    Fill(p->mutable_data(), 1024, pg, 11);
+  }
+  ASSERT_TRUE(pager->Commit().ok());
+  pager.reset();
+  auto again = MustOpen(path, opts);
+  for (uint32_t pg = 2; pg <= 201; ++pg) {
+    ASSERT_TRUE(Matches(again->Get(pg)->data(), 1024, pg, 11)) << "page " << pg;
+  }
+}
+
+TEST(PagerTest, FreedPagesFormAFreelistSqliteAccepts) {
+  TempDir dir;
+  std::string path = dir.file("f.db");
+  PagerOptions opts;
+  opts.page_size = 512;  // 120 leaves per trunk: several trunks
+  auto pager = MustOpen(path, opts);
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (int i = 0; i < 400; ++i) ASSERT_TRUE(pager->Allocate().ok());
+  for (uint32_t pg = 2; pg <= 401; ++pg) ASSERT_TRUE(pager->Free(pg).ok());
+  ASSERT_TRUE(pager->Commit().ok());
+  EXPECT_EQ(pager->freelist_count(), 400u);
+  {
+    SqliteDb db(path, true);
+    EXPECT_EQ(db.IntegrityCheck(), "ok");
+    EXPECT_EQ(db.Query("PRAGMA freelist_count")[0][0], "400");
+  }
+  // Allocation reuses the freelist before growing the file.
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  for (int i = 0; i < 400; ++i) {
+    auto p = pager->Allocate();
+    ASSERT_TRUE(p.ok());
+    EXPECT_LE(p->pgno(), 401u);
+  }
+  EXPECT_EQ(pager->page_count(), 401u);
+  EXPECT_EQ(pager->freelist_count(), 0u);
+  for (uint32_t pg = 2; pg <= 401; ++pg) ASSERT_TRUE(pager->Free(pg).ok());
+  ASSERT_TRUE(pager->Commit().ok());
+  SqliteDb db(path, true);
+  EXPECT_EQ(db.IntegrityCheck(), "ok");
+}
+
+TEST(PagerTest, LockBytePageIsNeverHandedOut) {
+  TempDir dir;
+  auto pager = MustOpen(dir.file("l.db"));
+  EXPECT_EQ(pager->lock_byte_page(), 0x40000000u / 4096 + 1);
+  EXPECT_FALSE(pager->Get(pager->lock_byte_page()).ok());
+}
+
+TEST(PagerTest, RejectsFilesThatAreNotDatabases) {
+  TempDir dir;
+  std::string junk = dir.file("junk.db");
+  std::ofstream(junk) << std::string(4096, 'x');
+  auto p = Pager::Open(junk, {});
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("not a database"), std::string::npos);
+
+  std::string tiny = dir.file("tiny.db");
+  std::ofstream(tiny) << "SQLite format 3";
+  EXPECT_FALSE(Pager::Open(tiny, {}).ok());
+
+  PagerOptions ro;
+  ro.read_only = true;
+  EXPECT_TRUE(Pager::Open(dir.file("missing.db"), ro).status().IsNotFound());
+
+  // A valid header with a bad page size.
+  std::string bad = dir.file("bad.db");
+  {
+    SqliteDb db(bad);
+    ASSERT_TRUE(db.Exec("CREATE TABLE t(a)"));
+  }
+  {
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(16);
+    f.put(0x03).put(0x00);  // 768: not a power of two
+  }
+  auto b = Pager::Open(bad, {});
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(b.status().IsCorruption());
+}
+
+TEST(PagerTest, TruncatedFileReportsCorruptionOnRead) {
+  TempDir dir;
+  std::string path = dir.file("t.db");
+  {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec("CREATE TABLE t(a); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL "
+                        "SELECT i+1 FROM c WHERE i<2000) INSERT INTO t SELECT randomblob(100) "
+                        "FROM c;"));
+  }
+  ASSERT_EQ(truncate(path.c_str(), 4096 * 3), 0);
+  auto pager = MustOpen(path);
+  ASSERT_TRUE(pager);
+  ASSERT_GT(pager->page_count(), 3u);
+  auto p = pager->Get(pager->page_count());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("beyond the end"), std::string::npos);
+}
+
+std::string Snapshot(const std::string& path) {
+  SqliteDb db(path, true);
+  std::string out;
+  for (auto& r : db.Query("SELECT a, b FROM t ORDER BY a")) out += r[0] + "|" + r[1] + ";";
+  return out;
+}
+
+TEST(PagerCrashTest, EngineRecoversAHotJournalLeftBySqlite) {
+  TempDir dir;
+  std::string path = dir.file("s.db");
+  {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b);"
+                        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE "
+                        "i<3000) INSERT INTO t SELECT i, hex(randomblob(40)) FROM c;"));
+  }
+  std::string before = Snapshot(path);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // A tiny cache forces sqlite3 to write changed pages into the database
+    // before commit; dying then leaves a hot journal.
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "PRAGMA cache_size=2; BEGIN; UPDATE t SET b = 'gone';", nullptr, nullptr,
+                 nullptr);
+    raise(SIGKILL);
+    _exit(1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  ASSERT_TRUE(File::Exists(JournalPath(path)));
+  {
+    auto pager = MustOpen(path);
+    ASSERT_TRUE(pager);
+  }
+  EXPECT_FALSE(File::Exists(JournalPath(path)));
+  SqliteDb db(path);
+  EXPECT_EQ(db.IntegrityCheck(), "ok");
+  EXPECT_EQ(Snapshot(path), before);
+}
+
+}  // namespace
+}  // namespace engine
