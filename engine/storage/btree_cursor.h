@@ -1,0 +1,149 @@
+// A cursor over one table or index B-tree: first / last / next / prev, and
+// seeks by rowid or by index key, each a binary search over the cell pointer
+// array of every page on the way down. A row's payload is read in place when
+// it is all on the page, and gathered into a cursor-owned buffer only when it
+// overflows.
+//
+// When the tree changes under a cursor (an insert, a delete, a commit), the
+// cursor remembers its key and lets go of its pages; the next move finds its
+// place again by that key.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/storage/btree_page.h"
+#include "engine/storage/pager.h"
+#include "engine/storage/record.h"
+#include "engine/storage/value.h"
+#include "engine/util/status.h"
+
+namespace engine {
+
+class BTree;
+
+// Where seek_index lands: the first entry >= / > the key, or the last entry
+// <= / < it (comparing over the key's columns only, as SQLite does).
+enum class SeekOp { kGE, kGT, kLE, kLT };
+
+class BtCursor {
+ public:
+  // desc[i] marks index column i as DESC; the B-tree is ordered by it.
+  BtCursor(BTree* tree, uint32_t root, std::span<const bool> desc = {});
+  ~BtCursor();
+  BtCursor(const BtCursor&) = delete;
+  BtCursor& operator=(const BtCursor&) = delete;
+
+  uint32_t root() const { return root_; }
+  // Known once the cursor has visited its root page.
+  bool is_table() const { return is_table_; }
+
+  Status first();
+  Status last();
+  Status next();
+  Status prev();
+  // Table trees: positions at the entry with this rowid, else the first one
+  // after it (or at the end). *found says whether the rowid exists.
+  Status seek(int64_t rowid, bool* found = nullptr);
+  // Index trees: see SeekOp. *exact says whether the entry landed on equals
+  // the key on its n columns.
+  Status seek_index(const Value* key, int n, SeekOp op, bool* exact = nullptr);
+
+  // True when positioned on an entry (false at the end, or before the
+  // first move).
+  bool valid() const { return state_ == State::kValid || state_ == State::kSaved; }
+  bool eof() const { return !valid(); }
+
+  int64_t rowid() const { return state_ == State::kSaved ? saved_rowid_ : cell_.key; }
+  uint64_t payload_size() const { return cell_.payload_size; }
+  // The current entry's payload (table row record, or index key record):
+  // a view into the pinned page, or into the cursor's buffer when it
+  // overflows. Valid until the cursor moves.
+  Status payload(std::span<const uint8_t>* out);
+
+ private:
+  friend class BTree;
+  enum class State { kInvalid, kValid, kSaved };
+  struct Level {
+    PageRef page;
+    PageInfo info;
+    int idx = 0;
+  };
+
+  Status move_to_root();
+  Status push_child(uint32_t child);
+  Status move_to_leftmost();
+  Status move_to_rightmost();
+  Status load_cell();
+  uint32_t child_at(const Level& lv, int idx) const;
+  Status step_next();
+  Status step_prev();
+  // Descends to the leaf where the key belongs; idx is its lower bound
+  // (possibly ncell). Leaves the cursor "between" entries.
+  Status descend_table(int64_t rowid);  // the seek loop: inline, below
+  Status descend_index(const Value* key, int n, bool strictly_greater);
+  static Status corrupt_cell(uint32_t pgno, int idx);
+  Status compare_cell(const Level& lv, int idx, const Value* key, int n, int* cmp);
+  // From a leaf lower bound, step onto the entry it denotes (or the end).
+  Status settle_after_descend();
+  Status read_payload(const uint8_t* page, const CellInfo& c, std::span<const uint8_t>* out,
+                      std::vector<uint8_t>* buf);
+  // Remember the key and let go of every page (the tree is about to change).
+  Status save();
+  // Re-find the saved key; *exact is false when it is gone and the cursor
+  // sits on the entry after it (or at the end).
+  Status restore(bool* exact);
+  void release_pages();
+
+  BTree* tree_;
+  uint32_t root_;
+  std::unique_ptr<bool[]> desc_;
+  size_t ndesc_ = 0;
+  bool is_table_ = true;
+  bool allow_empty_pages_ = false;  // BTree's own descents during a delete
+  State state_ = State::kInvalid;
+  int depth_ = -1;  // index of the deepest level in use
+  std::array<Level, kMaxBtreeDepth> stack_;
+  CellInfo cell_;
+  std::vector<uint8_t> overflow_buf_;
+  std::vector<uint8_t> key_buf_;  // index seeks over overflowing keys
+  int64_t saved_rowid_ = 0;
+  std::vector<uint8_t> saved_key_;
+  RecordReader saved_reader_;
+  std::vector<Value> saved_values_;
+};
+
+// The binary search of seek(), kept in the header so that the cell decoders
+// inline into it wherever it is used.
+ENGINE_ALWAYS_INLINE Status BtCursor::descend_table(int64_t rowid) {
+  state_ = State::kInvalid;
+  ENGINE_RETURN_IF_ERROR(move_to_root());
+  if (!is_table_) return Status::InvalidArgument("rowid seek on an index b-tree");
+  for (;;) {
+    Level& lv = stack_[depth_];
+    const uint8_t* page = lv.page.data();
+    const PageInfo& pg = lv.info;
+    int lo = 0;
+    int hi = pg.ncell;
+    CellInfo c;
+    while (lo < hi) {
+      const int mid = (lo + hi) >> 1;
+      if (!parse_cell_header(page, pg, read_cell_ptr(page, pg.ptrs_off, mid), &c)) {
+        return corrupt_cell(pg.pgno, mid);
+      }
+      if (c.key < rowid) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    lv.idx = lo;
+    if (pg.leaf) return Status::OK();
+    ENGINE_RETURN_IF_ERROR(push_child(child_at(lv, lo)));
+  }
+}
+
+}  // namespace engine

@@ -1,0 +1,138 @@
+// SQLite's record format: a header (its own size as a varint, then one serial
+// type varint per column) followed by the column bodies. RecordBuilder encodes
+// a row of Values; RecordReader parses a header once and decodes columns in
+// place, as views into the payload.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "engine/storage/value.h"
+#include "engine/util/status.h"
+#include "engine/util/varint.h"
+
+namespace engine {
+
+// Body length of a serial type; 10 and 11 are reserved (the caller rejects
+// them before asking).
+inline uint64_t serial_type_len(uint64_t serial_type) {
+  static constexpr uint8_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+  if (serial_type < 12) return kFixed[serial_type];
+  return (serial_type - 12) / 2;
+}
+
+// Serial type of v as SQLite writes it: the smallest integer width that holds
+// the value, and the constants 0 and 1 as types 8 and 9 from file format 4 on.
+inline uint64_t serial_type_for(const Value& v, int file_format) {
+  switch (v.type()) {
+    case ValueType::kNull: return 0;
+    case ValueType::kInteger: {
+      const int64_t i = v.as_int();
+      if ((i == 0 || i == 1) && file_format >= 4) return 8 + static_cast<uint64_t>(i);
+      const uint64_t u = i < 0 ? ~static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
+      if (u <= 127) return 1;
+      if (u <= 32767) return 2;
+      if (u <= 8388607) return 3;
+      if (u <= 2147483647) return 4;
+      if (u <= 140737488355327ll) return 5;
+      return 6;
+    }
+    case ValueType::kReal: return 7;
+    case ValueType::kText: return 13 + 2 * uint64_t{v.size()};
+    case ValueType::kBlob: return 12 + 2 * uint64_t{v.size()};
+  }
+  return 0;
+}
+
+namespace record_internal {
+// Sign-extends the big-endian integer of n bytes at p.
+ENGINE_ALWAYS_INLINE int64_t load_be_int(const uint8_t* p, int n) {
+  uint64_t x = (p[0] & 0x80) ? ~uint64_t{0} : 0;
+  for (int i = 0; i < n; ++i) x = (x << 8) | p[i];
+  return static_cast<int64_t>(x);
+}
+}  // namespace record_internal
+
+// Decodes one column body. The caller has checked that serial_type_len(t)
+// bytes are readable at p and that t is not reserved (10, 11).
+ENGINE_ALWAYS_INLINE Value decode_serial_value(uint64_t serial_type, const uint8_t* p) {
+  switch (serial_type) {
+    case 0: return Value::Null();
+    case 1: return Value::Integer(static_cast<int8_t>(p[0]));
+    case 2: return Value::Integer(record_internal::load_be_int(p, 2));
+    case 3: return Value::Integer(record_internal::load_be_int(p, 3));
+    case 4: return Value::Integer(record_internal::load_be_int(p, 4));
+    case 5: return Value::Integer(record_internal::load_be_int(p, 6));
+    case 6: return Value::Integer(record_internal::load_be_int(p, 8));
+    case 7: {
+      const auto bits = static_cast<uint64_t>(record_internal::load_be_int(p, 8));
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return Value::Real(d);
+    }
+    case 8: return Value::Integer(0);
+    case 9: return Value::Integer(1);
+    case 10:
+    case 11: return Value::Null();
+    default:
+      if (serial_type & 1) return Value::Text(reinterpret_cast<const char*>(p), (serial_type - 13) / 2);
+      return Value::Blob(p, (serial_type - 12) / 2);
+  }
+}
+
+// Encodes rows. The buffer is reused, so after warm-up a row costs no
+// allocation; the returned span is valid until the next Build.
+class RecordBuilder {
+ public:
+  explicit RecordBuilder(int file_format = 4) : file_format_(file_format) {}
+  std::span<const uint8_t> Build(const Value* values, int n);
+  std::span<const uint8_t> Build(std::span<const Value> values) {
+    return Build(values.data(), static_cast<int>(values.size()));
+  }
+
+ private:
+  int file_format_;
+  std::vector<uint8_t> buf_;
+};
+
+// Parses a record's header once; column(i) then decodes in O(1) without
+// copying. The payload must stay alive and unchanged while the reader is used.
+class RecordReader {
+ public:
+  Status Parse(const uint8_t* data, size_t size);
+  Status Parse(std::span<const uint8_t> rec) { return Parse(rec.data(), rec.size()); }
+
+  int column_count() const { return static_cast<int>(cols_.size()); }
+  // Columns past the end read as NULL, as for a row written before ALTER
+  // TABLE ADD COLUMN.
+  Value column(int i) const {
+    if (static_cast<size_t>(i) >= cols_.size()) return Value::Null();
+    const Col& c = cols_[static_cast<size_t>(i)];
+    return decode_serial_value(c.serial_type, data_ + c.offset);
+  }
+  uint64_t serial_type(int i) const { return cols_[static_cast<size_t>(i)].serial_type; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  struct Col {
+    uint64_t serial_type;
+    uint32_t offset;
+  };
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  std::vector<Col> cols_;
+};
+
+// Compares an encoded index key (rec) with an unpacked key of nkey Values,
+// column by column over the shorter of the two, as SQLite's index seeks do;
+// desc[i] reverses column i. *result is <0, 0 or >0 for rec
+// less than, equal to (on the common prefix) or greater than the key.
+// Columns past the end of desc are ascending.
+Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey,
+                      std::span<const bool> desc, int* result);
+
+}  // namespace engine

@@ -1,0 +1,49 @@
+#include "perfci/stats/comparison.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "perfci/stats/paired_ratio.h"
+
+namespace perfci::stats {
+
+Comparison compare_paired(std::span<const double> a, std::span<const double> b,
+                          const ComparisonOptions& options) {
+  const std::vector<double> log_ratios = paired_log_ratios(a, b);
+  Comparison c;
+  c.a = summarize(a);
+  c.b = summarize(b);
+  c.ratios = paired_ratios(a, b);
+  c.median_ratio = median_ratio(log_ratios);
+  c.hl_ratio = hodges_lehmann_ratio(log_ratios);
+  c.estimator = options.estimator;
+  c.ratio = options.estimator == Estimator::kMedian ? c.median_ratio : c.hl_ratio;
+  const Interval log_interval =
+      bootstrap_interval(log_ratios, options.estimator, options.bootstrap);
+  c.interval = {std::exp(log_interval.lo), std::exp(log_interval.hi), log_interval.level};
+  c.test = wilcoxon_signed_rank(log_ratios, options.wilcoxon);
+  c.log_ratio_sigma = kMadToSigma * median_absolute_deviation(log_ratios);
+  // A quantised counter can have a MAD of 0 while a few pairs still differ;
+  // its spread is then whatever the standard deviation sees, not nothing.
+  if (c.log_ratio_sigma == 0) c.log_ratio_sigma = stddev(log_ratios);
+  c.detectable_effect =
+      minimum_detectable_effect(c.log_ratio_sigma, log_ratios.size(), options.detectable);
+  return c;
+}
+
+Comparison compare_deterministic(std::span<const double> a, std::span<const double> b) {
+  if (a.empty() || b.empty()) throw std::invalid_argument("deterministic metric without samples");
+  Comparison c;
+  c.deterministic = true;
+  c.a = summarize(a);
+  c.b = summarize(b);
+  const double ma = c.a.median;
+  const double mb = c.b.median;
+  const std::vector<double> ratio = paired_ratios(std::span(&ma, 1), std::span(&mb, 1));
+  c.ratio = c.median_ratio = c.hl_ratio = ratio.front();
+  c.estimator = Estimator::kMedian;
+  c.interval = {c.ratio, c.ratio, 1.0};
+  return c;
+}
+
+}  // namespace perfci::stats

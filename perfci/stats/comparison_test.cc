@@ -1,0 +1,108 @@
+#include "perfci/stats/comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace perfci::stats {
+namespace {
+
+// 20 pairs drifting together (the machine slows down through the run), B a
+// steady 10% above A with a little independent noise per side.
+void synthetic_pairs(double true_ratio, std::vector<double>* a, std::vector<double>* b) {
+  const double wobble[] = {0.004,  -0.003, 0.006,  -0.005, 0.001,  -0.002, 0.003,
+                           -0.006, 0.005,  -0.001, 0.002,  -0.004, 0.006,  -0.003,
+                           0.000,  0.004,  -0.005, 0.001,  -0.002, 0.003};
+  for (int i = 0; i < 20; ++i) {
+    const double drift = 1000 * (1 + 0.01 * i);
+    a->push_back(drift * (1 + wobble[i]));
+    b->push_back(drift * true_ratio * (1 - wobble[(i + 7) % 20]));
+  }
+}
+
+TEST(ComparisonTest, ClearShiftIsEstimatedWithATightInterval) {
+  std::vector<double> a;
+  std::vector<double> b;
+  synthetic_pairs(1.10, &a, &b);
+  const Comparison c = compare_paired(a, b);
+  EXPECT_FALSE(c.deterministic);
+  EXPECT_EQ(c.ratios.size(), 20u);
+  EXPECT_NEAR(c.ratio, 1.10, 0.01);
+  EXPECT_NEAR(c.median_ratio, 1.10, 0.01);
+  EXPECT_EQ(c.ratio, c.hl_ratio);
+  EXPECT_TRUE(c.interval.contains(c.ratio));
+  EXPECT_GT(c.interval.lo, 1.08);
+  EXPECT_LT(c.interval.hi, 1.12);
+  ASSERT_TRUE(c.test.has_value());
+  EXPECT_TRUE(c.test->exact);
+  EXPECT_DOUBLE_EQ(c.test->p_value, 2.0 / (1 << 20));
+  EXPECT_GT(c.detectable_effect, 0);
+  EXPECT_LT(c.detectable_effect, 0.02);
+  EXPECT_NEAR(c.change(), c.ratio - 1, 0);
+  // The drift is 19% over the run, yet pairing leaves only the wobble.
+  EXPECT_GT(c.a.cv, 0.05);
+  EXPECT_LT(c.log_ratio_sigma, 0.01);
+}
+
+TEST(ComparisonTest, EstimatorChoiceSelectsTheReportedRatio) {
+  std::vector<double> a;
+  std::vector<double> b;
+  synthetic_pairs(0.95, &a, &b);
+  ComparisonOptions options;
+  options.estimator = Estimator::kMedian;
+  const Comparison c = compare_paired(a, b, options);
+  EXPECT_EQ(c.estimator, Estimator::kMedian);
+  EXPECT_EQ(c.ratio, c.median_ratio);
+  EXPECT_NEAR(c.ratio, 0.95, 0.01);
+}
+
+TEST(ComparisonTest, SameSeedReproducesEverything) {
+  std::vector<double> a;
+  std::vector<double> b;
+  synthetic_pairs(1.02, &a, &b);
+  EXPECT_EQ(compare_paired(a, b), compare_paired(a, b));
+}
+
+TEST(ComparisonTest, TooFewPairsCannotDetectAnything) {
+  const std::vector<double> a = {100, 101, 99, 100};
+  const std::vector<double> b = {120, 122, 118, 121};
+  const Comparison c = compare_paired(a, b);
+  EXPECT_TRUE(std::isinf(c.detectable_effect));
+  EXPECT_DOUBLE_EQ(c.test->p_value, 0.125);
+}
+
+TEST(ComparisonTest, QuantisedCounterFallsBackToStddevSpread) {
+  // Mostly identical counts: MAD 0, but two pairs differ.
+  std::vector<double> a(12, 1000);
+  std::vector<double> b(12, 1000);
+  b[3] = 1010;
+  b[8] = 990;
+  const Comparison c = compare_paired(a, b);
+  EXPECT_GT(c.log_ratio_sigma, 0);
+  EXPECT_EQ(c.ratio, 1.0);
+  EXPECT_EQ(c.test->zeros, 10u);
+}
+
+TEST(ComparisonTest, DeterministicComparesTheSides) {
+  const std::vector<double> a = {1'000'000};
+  const std::vector<double> b = {1'003'500};
+  const Comparison c = compare_deterministic(a, b);
+  EXPECT_TRUE(c.deterministic);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.0035);
+  EXPECT_EQ(c.interval.lo, c.ratio);
+  EXPECT_EQ(c.interval.hi, c.ratio);
+  EXPECT_FALSE(c.test.has_value());
+  EXPECT_EQ(c.detectable_effect, 0);
+  EXPECT_THROW(compare_deterministic({}, b), std::invalid_argument);
+}
+
+TEST(ComparisonTest, InvalidSamplesAreRejected) {
+  const std::vector<double> a = {1, 2, 3};
+  const std::vector<double> b = {1, 2};
+  EXPECT_THROW(compare_paired(a, b), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace perfci::stats

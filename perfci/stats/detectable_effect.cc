@@ -1,0 +1,27 @@
+#include "perfci/stats/detectable_effect.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "perfci/stats/normal_distribution.h"
+#include "perfci/stats/wilcoxon.h"
+
+namespace perfci::stats {
+
+double minimum_detectable_effect(double sigma, std::size_t pairs,
+                                 const DetectableEffectOptions& options) {
+  if (!(options.alpha > 0 && options.alpha < 1) || !(options.power > 0 && options.power < 1)) {
+    throw std::invalid_argument("detectable effect needs alpha and power in (0, 1)");
+  }
+  if (!(sigma >= 0) || !std::isfinite(sigma)) {
+    throw std::invalid_argument("detectable effect needs a finite, non-negative spread");
+  }
+  if (wilcoxon_min_p_value(pairs) > options.alpha) return std::numeric_limits<double>::infinity();
+  const double n_eff = static_cast<double>(pairs) * 3 / std::numbers::pi;
+  const double z = normal_quantile(1 - options.alpha / 2) + normal_quantile(options.power);
+  return std::expm1(z * sigma / std::sqrt(n_eff));
+}
+
+}  // namespace perfci::stats

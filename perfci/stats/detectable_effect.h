@@ -1,0 +1,28 @@
+// Minimum detectable effect: the smallest relative change that a paired run
+// with this many pairs and this much noise would flag, at the test's alpha,
+// with the stated power. A report that says "unchanged" must also say how
+// large a change could have hidden in the noise.
+#pragma once
+
+#include <cstddef>
+
+namespace perfci::stats {
+
+struct DetectableEffectOptions {
+  double alpha = 0.05;  // two-sided
+  double power = 0.8;
+};
+
+// sigma: the spread of the paired log-ratios (robust: kMadToSigma x MAD);
+// pairs: nonzero pairs the signed-rank test will see. Returns the relative
+// change, e.g. 0.021 for a 2.1% change; +infinity when no change is
+// detectable: fewer pairs than the exact test needs to reach alpha at all.
+//
+// Normal power calculation for a paired shift on the log scale,
+// (z_{1-alpha/2} + z_power) * sigma / sqrt(n_eff), with n_eff = n * 3/pi:
+// the asymptotic efficiency of the signed-rank test relative to the t-test
+// under normal noise.
+double minimum_detectable_effect(double sigma, std::size_t pairs,
+                                 const DetectableEffectOptions& options = {});
+
+}  // namespace perfci::stats

@@ -1,0 +1,122 @@
+#include "perfci/stats/verdict.h"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace perfci::stats {
+namespace {
+
+// Signed percent with enough digits for sub-percent thresholds.
+std::string signed_percent(double fraction) {
+  const double pct = fraction * 100;
+  return std::fabs(pct) < 1 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
+}
+
+std::string threshold_text(double threshold) { return fmt::format("{:g}%", threshold * 100); }
+
+Verdict verdict_for_rise(bool rose, Direction direction) {
+  const bool worse = rose == (direction == Direction::kHigherIsWorse);
+  return worse ? Verdict::kRegressed : Verdict::kImproved;
+}
+
+Decision decide_deterministic(const Comparison& c, const MetricPolicy& policy) {
+  const double change = c.ratio - 1;
+  const std::string head = fmt::format("{} (deterministic)", signed_percent(change));
+  if (std::fabs(change) > policy.threshold) {
+    return {verdict_for_rise(change > 0, policy.direction),
+            fmt::format("{}: beyond the {} threshold", head, threshold_text(policy.threshold))};
+  }
+  return {Verdict::kUnchanged,
+          fmt::format("{}: within the {} threshold", head, threshold_text(policy.threshold))};
+}
+
+}  // namespace
+
+Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<double> q_value,
+                const VerdictOptions& options) {
+  if (!(policy.threshold >= 0)) throw std::invalid_argument("verdict threshold must be >= 0");
+  if (!(options.alpha > 0 && options.alpha < 1)) {
+    throw std::invalid_argument("verdict alpha must lie in (0, 1)");
+  }
+  if (policy.deterministic || c.deterministic) return decide_deterministic(c, policy);
+
+  const double q = q_value.value_or(c.test ? c.test->p_value : 1.0);
+  const double up = 1 + policy.threshold;
+  const double down = 1 - policy.threshold;
+  const double lo = c.interval.lo;
+  const double hi = c.interval.hi;
+  const std::string head = fmt::format("{} [{}, {}], q={:.3g}", signed_percent(c.ratio - 1),
+                                       signed_percent(lo - 1), signed_percent(hi - 1), q);
+  const std::string t = threshold_text(policy.threshold);
+
+  const bool rose = c.ratio > up;
+  const bool fell = c.ratio < down;
+  const bool significant = q <= options.alpha;
+  const bool interval_beyond = rose ? lo > up : hi < down;
+  const bool straddles = (lo <= up && hi >= up) || (lo <= down && hi >= down);
+
+  if ((rose || fell) && significant &&
+      (interval_beyond || !options.require_interval_beyond_threshold)) {
+    return {verdict_for_rise(rose, policy.direction),
+            fmt::format("{}: significant and beyond the {} threshold", head, t)};
+  }
+  if (straddles) {
+    return {Verdict::kNoisy,
+            fmt::format("{}: the interval straddles the {} threshold; more pairs needed", head, t)};
+  }
+  if (rose || fell) {
+    return {Verdict::kNoisy,
+            fmt::format("{}: beyond the {} threshold but not significant (q > {:g})", head, t,
+                        options.alpha)};
+  }
+  if (lo > up || hi < down) {
+    // Only a BCa interval can leave its own estimate behind like this.
+    return {Verdict::kNoisy,
+            fmt::format("{}: estimate within but interval beyond the {} threshold", head, t)};
+  }
+  if (significant) {
+    return {Verdict::kUnchanged,
+            fmt::format("{}: significant but within the {} threshold", head, t)};
+  }
+  return {Verdict::kUnchanged, fmt::format("{}: within the {} threshold", head, t)};
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegressed:
+      return "regressed";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kUnchanged:
+      return "unchanged";
+    case Verdict::kNoisy:
+      return "noisy";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::kHigherIsWorse:
+      return "higher-is-worse";
+    case Direction::kHigherIsBetter:
+      return "higher-is-better";
+  }
+  return "unknown";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view text) {
+  for (Verdict v : {Verdict::kRegressed, Verdict::kImproved, Verdict::kUnchanged, Verdict::kNoisy})
+    if (to_string(v) == text) return v;
+  return std::nullopt;
+}
+
+std::optional<Direction> parse_direction(std::string_view text) {
+  for (Direction d : {Direction::kHigherIsWorse, Direction::kHigherIsBetter})
+    if (to_string(d) == text) return d;
+  return std::nullopt;
+}
+
+}  // namespace perfci::stats
