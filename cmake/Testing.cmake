@@ -7,7 +7,9 @@ function(add_gtest name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gmock GTest::gtest_main
                         project_warnings)
+  # A list inside PROPERTIES would be split into property names: join it.
+  string(REPLACE ";" "\\;" labels "${ARG_LABELS}")
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-                       PROPERTIES LABELS "${ARG_LABELS}"
+                       PROPERTIES LABELS "${labels}"
                        ENVIRONMENT "PERFCI_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endfunction()

@@ -13,5 +13,6 @@ using CommandRunner = std::function<int()>;
 
 // Sets *runner when the subcommand is selected.
 void add_version_command(CLI::App& app, CommandRunner* runner);
+void add_contracts_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli

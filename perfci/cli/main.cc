@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   perfci::cli::CommandRunner runner;
   perfci::cli::add_version_command(app, &runner);
+  perfci::cli::add_contracts_command(app, &runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

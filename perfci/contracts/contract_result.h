@@ -1,0 +1,81 @@
+// The outcome of checking contracts against one binary, as printed by
+// `perfci contracts` and embedded in every perfci report.
+//
+// JSON (schema "perfci.contracts/1"):
+//   { "schema": "perfci.contracts/1", "binary": PATH,
+//     "summary": {"ok": N, "broken": N, "error": N},
+//     "contracts": [ {
+//        "kind": "inline"|"absent"|"layout"|"returns_in_registers",
+//        "name": STR?, "why": STR?, "benchmarks": [STR],
+//        "caller"/"callee" | "symbol" | "type"/"max_bytes" | "function",
+//        "status": "ok"|"broken"|"error", "message": STR,
+//        "inlined_copies":  [{"function": STR, "depth": N, "ranges": [["0x..","0x.."]]}],
+//        "remaining_calls": [{"address": "0x..", "in": STR, "to": STR,
+//                             "kind": "call"|"tail_jump", "via": "direct"|"plt"|"got"}],
+//        "out_of_line":     [{"symbol": STR, "address": "0x..", "size": N}],
+//        "size_bytes": N? } ] }
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfci/contracts/address_range.h"
+#include "perfci/contracts/code_scanner.h"
+#include "perfci/contracts/contract.h"
+
+namespace perfci::contracts {
+
+enum class Verdict { kOk, kBroken, kError };
+
+std::string_view verdict_name(Verdict v);
+
+struct InlinedSite {
+  std::string function;  // the concrete function that holds the copy
+  uint16_t depth = 1;    // 1 directly, 2+ inside another inlined function
+  std::vector<AddrRange> ranges;
+};
+
+struct CallSite {
+  uint64_t address = 0;
+  std::string in_function;
+  std::string target;
+  TransferKind kind = TransferKind::kCall;
+  TransferVia via = TransferVia::kDirect;
+};
+
+struct OutOfLineCopy {
+  std::string symbol;  // demangled, clone marker included
+  uint64_t address = 0;
+  uint64_t size = 0;
+};
+
+struct ContractResult {
+  Contract contract;
+  Verdict verdict = Verdict::kError;
+  std::string message;
+  std::vector<InlinedSite> inlined_copies;
+  std::vector<CallSite> remaining_calls;
+  std::vector<OutOfLineCopy> out_of_line;
+  std::optional<uint64_t> size_bytes;
+
+  // "ok      engine::get_varint inlined into ...: 3 inlined copies"
+  std::string line() const;
+  nlohmann::json to_json() const;
+};
+
+struct ContractReport {
+  std::string binary;
+  std::vector<ContractResult> results;
+
+  size_t count(Verdict v) const;
+  // 0 all hold, 1 some contract is broken, 2 some contract could not be
+  // checked (names nothing).
+  int exit_code() const;
+  nlohmann::json to_json() const;
+};
+
+}  // namespace perfci::contracts
