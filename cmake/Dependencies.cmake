@@ -26,3 +26,6 @@ set_target_properties(libpfm::libpfm PROPERTIES
 # valgrind's client-request headers (callgrind.h) are header-only.
 find_path(VALGRIND_INCLUDE_DIR valgrind/callgrind.h REQUIRED)
 find_program(VALGRIND_EXECUTABLE valgrind)
+
+# libmd: MD5 for sqllogictest result hashes (engine/slt).
+pkg_check_modules(LIBMD REQUIRED IMPORTED_TARGET libmd)

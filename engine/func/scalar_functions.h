@@ -1,0 +1,42 @@
+// SQLite 3.40's deterministic built-in scalar functions, looked up by name
+// and argument count at plan time and called per row through a plain
+// function pointer. TEXT/BLOB results view either an argument's bytes or
+// bytes placed in the row's ValueArena. Left out: functions that are not
+// deterministic or need the connection (random, randomblob, changes,
+// last_insert_rowid, total_changes, sqlite_version). The math functions of
+// Debian's build (math_functions.h) are included.
+#pragma once
+
+#include <string_view>
+
+#include "engine/func/value_arena.h"
+#include "engine/storage/value.h"
+#include "engine/util/status.h"
+
+namespace engine::func {
+
+// Evaluates f(args[0..n)) into *out. Errors carry SQLite's message
+// ("integer overflow", "string or blob too big", ...).
+using ScalarFn = Status (*)(const Value* args, int n, ValueArena& arena, Value* out);
+
+struct ScalarFunction {
+  std::string_view name;  // lower case
+  int min_args;
+  int max_args;  // -1: no upper bound
+  ScalarFn fn;
+};
+
+// The function `name` (any letter case) accepting n arguments, or nullptr.
+const ScalarFunction* FindScalarFunction(std::string_view name, int n);
+
+// Like FindScalarFunction, with SQLite's errors: "no such function: NAME",
+// "wrong number of arguments to function NAME()" (also for an aggregate's
+// name used with a count no form of it takes). Resolve aggregates first:
+// min(x) and max(x) with one argument are aggregates.
+Status LookupScalarFunction(std::string_view name, int n, const ScalarFunction** out);
+
+// Every registered function, for listings and tests.
+const ScalarFunction* ScalarFunctionsBegin();
+const ScalarFunction* ScalarFunctionsEnd();
+
+}  // namespace engine::func

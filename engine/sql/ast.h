@@ -1,0 +1,320 @@
+// The parse tree of one SQL statement.
+//
+// Expressions live in an arena (Ast::exprs) as 40-byte plain nodes that name
+// their children by 32-bit index instead of owning them through pointers:
+// one allocation per statement instead of one per node, trees that copy and
+// move as a few vectors, nodes that sit next to each other in memory for the
+// planner's and executor's walks, and side tables (resolved column slots,
+// constant folding results) that later stages can index by ExprId without
+// touching the tree. Variable-length parts (argument lists, IN lists, CASE
+// arms) are slices of Ast::lists; names and literals are Ast::strings.
+//
+// Every node records its height; the parser refuses trees deeper than
+// kMaxExprDepth, so recursive walks over a parsed tree are bounded.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace engine::sql {
+
+using ExprId = uint32_t;
+using SelectId = uint32_t;
+using StrId = uint32_t;
+inline constexpr ExprId kNoExpr = std::numeric_limits<uint32_t>::max();
+inline constexpr uint32_t kMaxExprDepth = 1000;  // SQLite's SQLITE_MAX_EXPR_DEPTH
+
+enum class ExprKind : uint8_t {
+  kNull,
+  kInteger,    // u.integer
+  kReal,       // u.real
+  kString,     // u.ids.a: the text
+  kBlob,       // u.ids.a: the bytes
+  kParameter,  // u.ids.a: the spelling ("?", "?3", ":name"), u.ids.b: 1-based index
+  kColumn,     // u.ids.a: column name, u.ids.b: table qualifier or kNoStr
+  kUnary,      // op: UnaryOp; left
+  kBinary,     // op: BinaryOp; left, right
+  kIsNull,     // left IS NULL / ISNULL; kNegated for NOT NULL / NOTNULL / IS NOT NULL
+  kBetween,    // left BETWEEN right AND third; kNegated
+  kLike,       // op: LikeOp; left LIKE right [ESCAPE third]; kNegated
+  kInList,     // left IN (list); kNegated
+  kInSelect,   // left IN (u.select); kNegated
+  kCase,       // CASE [left] list=(when, then)... [ELSE right] END
+  kCast,       // CAST(left AS u.ids.a)
+  kCollate,    // left COLLATE u.ids.a
+  kFunction,   // u.ids.a(list); kDistinct, kStar for count(*)
+  kSubquery,   // (u.select), a scalar subquery
+  kExists,     // EXISTS (u.select)
+};
+
+enum class UnaryOp : uint8_t { kNegate, kPlus, kNot, kBitNot };
+
+enum class BinaryOp : uint8_t {
+  kOr, kAnd,
+  kEq, kNe, kIs, kIsNot,
+  kLt, kLe, kGt, kGe,
+  kBitAnd, kBitOr, kShiftLeft, kShiftRight,
+  kAdd, kSubtract,
+  kMultiply, kDivide, kRemainder,
+  kConcat,
+};
+
+enum class LikeOp : uint8_t { kLike, kGlob, kMatch, kRegexp };
+
+inline constexpr StrId kNoStr = std::numeric_limits<uint32_t>::max();
+
+struct Expr {
+  enum Flags : uint8_t {
+    kNegated = 1,       // NOT IN, NOT BETWEEN, NOT LIKE, NOT NULL
+    kDistinct = 2,      // f(DISTINCT x)
+    kStar = 4,          // count(*)
+    kDoubleQuoted = 8,  // "name": SQLite falls back to a string if no column matches
+  };
+
+  ExprKind kind = ExprKind::kNull;
+  uint8_t op = 0;
+  uint8_t flags = 0;
+  uint8_t unused = 0;
+  uint32_t height = 1;
+  ExprId left = kNoExpr;
+  ExprId right = kNoExpr;
+  ExprId third = kNoExpr;
+  uint32_t list_begin = 0;  // slice of Ast::lists
+  uint32_t list_size = 0;
+  union {
+    int64_t integer;
+    double real;
+    SelectId select;
+    struct {
+      uint32_t a;
+      uint32_t b;
+    } ids;
+  } u = {0};
+
+  bool has(Flags f) const { return (flags & f) != 0; }
+  UnaryOp unary_op() const { return static_cast<UnaryOp>(op); }
+  BinaryOp binary_op() const { return static_cast<BinaryOp>(op); }
+  LikeOp like_op() const { return static_cast<LikeOp>(op); }
+};
+static_assert(sizeof(Expr) == 40, "keep expression nodes compact");
+
+enum class SortOrder : uint8_t { kDefault, kAsc, kDesc };
+enum class NullsOrder : uint8_t { kDefault, kFirst, kLast };
+
+struct OrderingTerm {
+  ExprId expr = kNoExpr;  // may be an integer literal: a result column number
+  SortOrder order = SortOrder::kDefault;
+  NullsOrder nulls = NullsOrder::kDefault;
+};
+
+struct ResultColumn {
+  enum class Kind : uint8_t { kExpr, kStar, kTableStar };
+  Kind kind = Kind::kExpr;
+  ExprId expr = kNoExpr;
+  std::string alias;        // AS name, or empty
+  std::string table;        // for t.*
+  std::string source_text;  // the expression as written: SQLite's column name without an alias
+};
+
+enum class JoinType : uint8_t { kComma, kInner, kLeft, kCross, kNatural, kNaturalLeft };
+
+struct TableRef {
+  enum class Kind : uint8_t { kTable, kSubquery, kGroup };
+  Kind kind = Kind::kTable;
+  JoinType join = JoinType::kComma;  // how it joins the refs before it; ignored for the first
+  std::string schema;
+  std::string name;
+  std::string alias;
+  SelectId select = 0;                // kSubquery
+  std::vector<TableRef> group;        // kGroup: a parenthesised join
+  ExprId on = kNoExpr;
+  std::vector<std::string> using_columns;
+};
+
+// One SELECT ... or one VALUES (...), (...) of a compound select.
+struct SelectCore {
+  bool distinct = false;
+  std::vector<ResultColumn> columns;
+  std::vector<TableRef> from;
+  ExprId where = kNoExpr;
+  std::vector<ExprId> group_by;
+  ExprId having = kNoExpr;
+  std::vector<std::vector<ExprId>> values;  // non-empty for VALUES; then columns is empty
+  bool is_values() const { return !values.empty(); }
+};
+
+enum class CompoundOp : uint8_t { kUnion, kUnionAll, kIntersect, kExcept };
+
+struct Select {
+  std::vector<SelectCore> cores;
+  std::vector<CompoundOp> ops;  // ops[i] joins cores[i] and cores[i + 1]
+  std::vector<OrderingTerm> order_by;
+  ExprId limit = kNoExpr;
+  ExprId offset = kNoExpr;
+};
+
+// The node storage of one statement, shared by all its subqueries.
+struct Ast {
+  std::vector<Expr> exprs;
+  std::vector<ExprId> lists;
+  std::vector<std::string> strings;
+  std::vector<Select> selects;
+
+  const Expr& expr(ExprId id) const { return exprs[id]; }
+  std::string_view str(StrId id) const {
+    return id == kNoStr ? std::string_view() : std::string_view(strings[id]);
+  }
+  const ExprId* list(const Expr& e) const { return lists.data() + e.list_begin; }
+  const Select& select(SelectId id) const { return selects[id]; }
+};
+
+enum class ConflictAction : uint8_t { kDefault, kRollback, kAbort, kFail, kIgnore, kReplace };
+
+struct IndexedColumn {
+  std::string name;
+  std::string collation;
+  SortOrder order = SortOrder::kDefault;
+};
+
+struct ColumnDef {
+  std::string name;
+  std::string type;  // declared type as written, "" when absent
+  bool primary_key = false;
+  SortOrder primary_key_order = SortOrder::kDefault;
+  bool autoincrement = false;
+  bool not_null = false;
+  bool unique = false;
+  ExprId default_value = kNoExpr;
+  std::string collation;
+  std::vector<ExprId> checks;
+  ConflictAction primary_key_conflict = ConflictAction::kDefault;
+  ConflictAction not_null_conflict = ConflictAction::kDefault;
+  ConflictAction unique_conflict = ConflictAction::kDefault;
+};
+
+struct TableConstraint {
+  enum class Kind : uint8_t { kPrimaryKey, kUnique, kCheck, kForeignKey };
+  Kind kind = Kind::kPrimaryKey;
+  std::string name;  // CONSTRAINT name
+  std::vector<IndexedColumn> columns;
+  ExprId check = kNoExpr;
+  ConflictAction conflict = ConflictAction::kDefault;
+  std::string foreign_table;  // kForeignKey: REFERENCES table(columns)
+  std::vector<std::string> foreign_columns;
+};
+
+struct CreateTableStmt {
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::string schema;
+  std::string name;
+  std::vector<ColumnDef> columns;
+  std::vector<TableConstraint> constraints;
+  bool without_rowid = false;
+  bool strict = false;
+  std::optional<SelectId> as_select;
+  // The text sqlite_schema.sql holds: "CREATE TABLE " and the source from the
+  // table name on, exactly as SQLite writes it (IF NOT EXISTS and TEMP dropped).
+  std::string schema_sql;
+};
+
+struct CreateIndexStmt {
+  bool unique = false;
+  bool if_not_exists = false;
+  std::string schema;
+  std::string name;
+  std::string table;
+  std::vector<IndexedColumn> columns;
+  ExprId where = kNoExpr;  // partial index
+  std::string schema_sql;
+};
+
+struct CreateViewStmt {
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::string schema;
+  std::string name;
+  std::vector<std::string> columns;
+  SelectId select = 0;
+  std::string schema_sql;
+};
+
+struct DropStmt {
+  enum class Kind : uint8_t { kTable, kIndex, kView };
+  Kind kind = Kind::kTable;
+  bool if_exists = false;
+  std::string schema;
+  std::string name;
+};
+
+struct InsertStmt {
+  ConflictAction conflict = ConflictAction::kDefault;  // INSERT OR x / REPLACE INTO
+  std::string schema;
+  std::string table;
+  std::string alias;
+  std::vector<std::string> columns;  // empty: all columns in order
+  bool default_values = false;
+  std::optional<SelectId> select;  // VALUES rows are a select of value cores
+};
+
+struct UpdateStmt {
+  ConflictAction conflict = ConflictAction::kDefault;
+  std::string schema;
+  std::string table;
+  std::string alias;
+  std::vector<std::pair<std::string, ExprId>> assignments;
+  ExprId where = kNoExpr;
+};
+
+struct DeleteStmt {
+  std::string schema;
+  std::string table;
+  std::string alias;
+  ExprId where = kNoExpr;
+};
+
+struct SelectStmt {
+  SelectId select = 0;
+};
+
+struct BeginStmt {
+  enum class Mode : uint8_t { kDeferred, kImmediate, kExclusive };
+  Mode mode = Mode::kDeferred;
+};
+struct CommitStmt {};
+struct RollbackStmt {};
+
+struct PragmaStmt {
+  std::string schema;
+  std::string name;
+  std::optional<std::string> value;  // = value or (value), as written (quotes removed)
+};
+
+using StatementBody =
+    std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt,
+                 CreateIndexStmt, CreateViewStmt, DropStmt, BeginStmt, CommitStmt, RollbackStmt,
+                 PragmaStmt>;
+
+enum class ExplainMode : uint8_t { kNone, kExplain, kQueryPlan };
+
+struct Statement {
+  ExplainMode explain = ExplainMode::kNone;
+  StatementBody body;
+  Ast ast;
+  std::string text;  // source of the statement, without the terminating ';'
+  // parameter_names[i] names parameter i + 1: "?3", ":name", "@x", "$y", or
+  // "" for a bare '?'. Its size is the parameter count (the largest index).
+  std::vector<std::string> parameter_names;
+
+  template <typename T>
+  const T* as() const {
+    return std::get_if<T>(&body);
+  }
+};
+
+}  // namespace engine::sql
