@@ -1,0 +1,155 @@
+// The connection: catalog caching keyed by the schema cookie, autocommit and
+// explicit transactions, and the read transaction that active statements share.
+#include "engine/database.h"
+
+#include "engine/catalog/schema_loader.h"
+#include "engine/sql/parser.h"
+#include "engine/storage/btree.h"
+
+namespace engine {
+
+Database::Database(std::unique_ptr<BTree> tree) : tree_(std::move(tree)) {}
+
+Database::~Database() {
+  if (tree_->pager().in_write()) (void)tree_->Rollback();
+  if (tree_->pager().in_read()) (void)tree_->EndRead();
+}
+
+Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
+                                                 const DatabaseOptions& options) {
+  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(path, options.pager));
+  std::unique_ptr<Database> db(new Database(std::move(tree)));
+  ENGINE_RETURN_IF_ERROR(db->RefreshSchema());
+  return db;
+}
+
+Status Database::ReloadSchema() {
+  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<catalog::Schema> s, catalog::LoadSchema(*tree_));
+  if (schema_) old_schemas_.push_back(std::move(schema_));
+  schema_ = std::move(s);
+  schema_cookie_ = tree_->pager().schema_cookie();
+  ++schema_generation_;
+  return Status::OK();
+}
+
+Status Database::EnsureSchema() {
+  if (schema_ && tree_->pager().schema_cookie() == schema_cookie_) return Status::OK();
+  return ReloadSchema();
+}
+
+Status Database::RefreshSchema() {
+  if (tree_->pager().in_read()) return EnsureSchema();
+  ENGINE_RETURN_IF_ERROR(tree_->BeginRead());
+  Status st = EnsureSchema();
+  Status end = tree_->EndRead();
+  return st.ok() ? end : st;
+}
+
+Status Database::AcquireRead() {
+  if (!tree_->pager().in_read()) ENGINE_RETURN_IF_ERROR(tree_->BeginRead());
+  ++readers_;
+  return Status::OK();
+}
+
+void Database::ReleaseRead() {
+  if (readers_ > 0) --readers_;
+  if (readers_ == 0 && !explicit_txn_ && !tree_->pager().in_write() && tree_->pager().in_read()) {
+    (void)tree_->EndRead();
+  }
+}
+
+Status Database::BeginStatementWrite() {
+  if (tree_->pager().in_write()) return Status::OK();
+  return tree_->BeginWrite();
+}
+
+Status Database::EndStatementWrite(Status st) {
+  if (explicit_txn_) return st;
+  if (!tree_->pager().in_write()) return st;
+  if (st.ok()) {
+    Status c = tree_->Commit();
+    if (!c.ok()) {
+      (void)tree_->Rollback();
+      (void)ReloadSchema();
+      return c;
+    }
+  } else {
+    (void)tree_->Rollback();
+    (void)RefreshSchema();
+  }
+  if (readers_ == 0 && tree_->pager().in_read()) (void)tree_->EndRead();
+  return st;
+}
+
+Status Database::Begin(bool immediate) {
+  if (explicit_txn_) return Status::SqlError("cannot start a transaction within a transaction");
+  explicit_txn_ = true;
+  if (immediate) {
+    Status st = tree_->BeginWrite();
+    if (!st.ok()) {
+      explicit_txn_ = false;
+      return st;
+    }
+  }
+  return Status::OK();
+}
+
+Status Database::Commit() {
+  if (!explicit_txn_) return Status::SqlError("cannot commit - no transaction is active");
+  explicit_txn_ = false;
+  Status st;
+  if (tree_->pager().in_write()) st = tree_->Commit();
+  if (!st.ok()) {
+    (void)tree_->Rollback();
+    (void)ReloadSchema();
+  }
+  if (readers_ == 0 && !tree_->pager().in_write() && tree_->pager().in_read()) {
+    (void)tree_->EndRead();
+  }
+  return st;
+}
+
+Status Database::Rollback() {
+  if (!explicit_txn_) return Status::SqlError("cannot rollback - no transaction is active");
+  explicit_txn_ = false;
+  Status st;
+  if (tree_->pager().in_write()) {
+    st = tree_->Rollback();
+    Status r = RefreshSchema();
+    if (st.ok()) st = r;
+  }
+  if (readers_ == 0 && !tree_->pager().in_write() && tree_->pager().in_read()) {
+    (void)tree_->EndRead();
+  }
+  return st;
+}
+
+Result<std::unique_ptr<Statement>> Database::Prepare(std::string_view sql, size_t* tail) {
+  sql::Parser parser(sql);
+  auto next = parser.Next();
+  if (!next.ok()) return next.status();
+  if (tail != nullptr) *tail = parser.offset();
+  if (!next->has_value()) return std::unique_ptr<Statement>();
+  std::unique_ptr<Statement> stmt(new Statement(this));
+  stmt->ast_ = std::make_unique<sql::Statement>(std::move(**next));
+  ENGINE_RETURN_IF_ERROR(stmt->Build());
+  return stmt;
+}
+
+Status Database::Exec(std::string_view sql) {
+  size_t pos = 0;
+  while (pos < sql.size()) {
+    size_t tail = 0;
+    ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<Statement> stmt, Prepare(sql.substr(pos), &tail));
+    if (!stmt) break;
+    for (;;) {
+      ENGINE_ASSIGN_OR_RETURN(bool row, stmt->Step());
+      if (!row) break;
+    }
+    if (tail == 0) break;
+    pos += tail;
+  }
+  return Status::OK();
+}
+
+}  // namespace engine

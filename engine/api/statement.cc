@@ -1,0 +1,290 @@
+// Prepared statements: plan once, then per execution bind, step and read
+// columns. A statement whose catalog changed underneath (a DDL since it was
+// prepared) re-plans itself on its next run, as sqlite3_prepare_v2 does.
+#include "engine/statement.h"
+
+#include "engine/catalog/schema.h"
+#include "engine/database.h"
+#include "engine/exec/ddl_run.h"
+#include "engine/exec/dml_run.h"
+#include "engine/exec/exec_context.h"
+#include "engine/func/cast.h"
+#include "engine/func/text_format.h"
+#include "engine/planner/explain.h"
+#include "engine/planner/planner.h"
+#include "engine/sql/ast.h"
+#include "engine/storage/btree.h"
+
+namespace engine {
+
+Statement::Statement(Database* db) : db_(db) {}
+
+Statement::~Statement() { Finish(); }
+
+const std::string& Statement::sql() const { return ast_->text; }
+
+bool Statement::read_only() const { return kind_ == Kind::kSelect || kind_ == Kind::kExplain; }
+
+Status Statement::Build() {
+  ENGINE_RETURN_IF_ERROR(db_->RefreshSchema());
+  // Any previous executor points into the old plan.
+  select_ = nullptr;
+  dml_.reset();
+  ctx_.reset();
+  auto prog = std::make_unique<plan::Program>();
+  plan::Planner planner(*db_->schema_, prog.get());
+  const sql::Statement& st = *ast_;
+  names_.clear();
+  Status planned;
+  if (const auto* s = st.as<sql::SelectStmt>()) {
+    kind_ = Kind::kSelect;
+    auto r = planner.PlanSelect(st.ast, s->select, nullptr);
+    planned = r.status();
+    if (r.ok()) names_ = prog->selects[0].names;
+  } else if (const auto* s = st.as<sql::InsertStmt>()) {
+    kind_ = Kind::kDml;
+    planned = planner.PlanInsert(st.ast, *s);
+  } else if (const auto* s = st.as<sql::UpdateStmt>()) {
+    kind_ = Kind::kDml;
+    planned = planner.PlanUpdate(st.ast, *s);
+  } else if (const auto* s = st.as<sql::DeleteStmt>()) {
+    kind_ = Kind::kDml;
+    planned = planner.PlanDelete(st.ast, *s);
+  } else if (st.as<sql::CreateTableStmt>()) {
+    kind_ = Kind::kCreateTable;
+  } else if (st.as<sql::CreateIndexStmt>()) {
+    kind_ = Kind::kCreateIndex;
+  } else if (st.as<sql::CreateViewStmt>()) {
+    kind_ = Kind::kCreateView;
+  } else if (st.as<sql::DropStmt>()) {
+    kind_ = Kind::kDrop;
+  } else if (st.as<sql::BeginStmt>()) {
+    kind_ = Kind::kBegin;
+  } else if (st.as<sql::CommitStmt>()) {
+    kind_ = Kind::kCommit;
+  } else if (st.as<sql::RollbackStmt>()) {
+    kind_ = Kind::kRollback;
+  } else {
+    kind_ = Kind::kPragma;
+  }
+  ENGINE_RETURN_IF_ERROR(planned);
+  if (st.explain != sql::ExplainMode::kNone) {
+    kind_ = Kind::kExplain;
+    names_ = {"id", "parent", "notused", "detail"};
+    explain_ = plan::ExplainQueryPlan(*prog);
+  }
+  const size_t nparams = std::max(static_cast<size_t>(prog->parameter_count),
+                                  st.parameter_names.size());
+  binds_.resize(nparams);
+  bind_bytes_.resize(nparams);
+  prog_ = std::move(prog);
+  ctx_ = std::make_unique<exec::ExecContext>(db_->tree_.get(), prog_.get());
+  if (kind_ == Kind::kSelect) select_ = ctx_->Run(0);
+  if (kind_ == Kind::kDml) dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
+  text_.assign(names_.size(), std::string());
+  schema_generation_ = db_->schema_generation_;
+  return Status::OK();
+}
+
+int Statement::parameter_count() const { return static_cast<int>(binds_.size()); }
+
+Status Statement::CheckIndex(int i) const {
+  if (i < 1 || i > static_cast<int>(binds_.size())) {
+    return Status::Range("column index out of range");
+  }
+  return Status::OK();
+}
+
+Status Statement::BindNull(int i) {
+  ENGINE_RETURN_IF_ERROR(CheckIndex(i));
+  binds_[static_cast<size_t>(i - 1)] = Value::Null();
+  return Status::OK();
+}
+
+Status Statement::BindInt(int i, int64_t v) {
+  ENGINE_RETURN_IF_ERROR(CheckIndex(i));
+  binds_[static_cast<size_t>(i - 1)] = Value::Integer(v);
+  return Status::OK();
+}
+
+Status Statement::BindReal(int i, double v) {
+  ENGINE_RETURN_IF_ERROR(CheckIndex(i));
+  binds_[static_cast<size_t>(i - 1)] = v != v ? Value::Null() : Value::Real(v);
+  return Status::OK();
+}
+
+Status Statement::BindText(int i, std::string_view v) {
+  ENGINE_RETURN_IF_ERROR(CheckIndex(i));
+  std::string& buf = bind_bytes_[static_cast<size_t>(i - 1)];
+  buf.assign(v.data(), v.size());
+  binds_[static_cast<size_t>(i - 1)] = Value::Text(buf.data(), buf.size());
+  return Status::OK();
+}
+
+Status Statement::BindBlob(int i, const void* p, size_t n) {
+  ENGINE_RETURN_IF_ERROR(CheckIndex(i));
+  std::string& buf = bind_bytes_[static_cast<size_t>(i - 1)];
+  buf.assign(static_cast<const char*>(p), n);
+  binds_[static_cast<size_t>(i - 1)] = Value::Blob(buf.data(), buf.size());
+  return Status::OK();
+}
+
+void Statement::ClearBindings() {
+  for (Value& v : binds_) v = Value::Null();
+}
+
+void Statement::Finish() {
+  if (select_ != nullptr) select_->Close();
+  if (holds_read_) {
+    holds_read_ = false;
+    db_->ReleaseRead();
+  }
+  row_ = nullptr;
+}
+
+Status Statement::Reset() {
+  Finish();
+  state_ = State::kIdle;
+  return Status::OK();
+}
+
+Status Statement::RunOnce() {
+  BTree& tree = *db_->tree_;
+  Status st;
+  switch (kind_) {
+    case Kind::kBegin: {
+      const auto* b = ast_->as<sql::BeginStmt>();
+      return db_->Begin(b->mode != sql::BeginStmt::Mode::kDeferred);
+    }
+    case Kind::kCommit: return db_->Commit();
+    case Kind::kRollback: return db_->Rollback();
+    case Kind::kPragma: return Status::OK();
+    default: break;
+  }
+  ENGINE_RETURN_IF_ERROR(db_->BeginStatementWrite());
+  st = db_->EnsureSchema();
+  if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
+  if (st.ok()) {
+    const catalog::Schema& schema = *db_->schema_;
+    switch (kind_) {
+      case Kind::kDml: {
+        ctx_->NewExecution();
+        ctx_->params() = binds_;
+        int64_t changes = 0;
+        int64_t last = db_->last_insert_rowid_;
+        st = dml_->Execute(&changes, &last);
+        if (st.ok()) {
+          db_->changes_ = changes;
+          db_->last_insert_rowid_ = last;
+        }
+        break;
+      }
+      case Kind::kCreateTable:
+        st = exec::CreateTable(tree, schema, *ast_->as<sql::CreateTableStmt>(), ast_->ast);
+        break;
+      case Kind::kCreateIndex:
+        st = exec::CreateIndex(tree, schema, *ast_->as<sql::CreateIndexStmt>());
+        break;
+      case Kind::kCreateView:
+        st = exec::CreateView(tree, schema, *ast_->as<sql::CreateViewStmt>());
+        break;
+      case Kind::kDrop: st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>()); break;
+      default: break;
+    }
+    if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
+  }
+  return db_->EndStatementWrite(st);
+}
+
+Status Statement::Start() {
+  if (kind_ == Kind::kSelect || kind_ == Kind::kExplain) {
+    ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
+    holds_read_ = true;
+    Status st = db_->EnsureSchema();
+    if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
+    if (!st.ok()) {
+      Finish();
+      return st;
+    }
+    if (kind_ == Kind::kExplain) {
+      explain_pos_ = 0;
+      return Status::OK();
+    }
+    ctx_->NewExecution();
+    ctx_->params() = binds_;
+    st = select_->Open();
+    if (!st.ok()) Finish();
+    return st;
+  }
+  return RunOnce();
+}
+
+Result<bool> Statement::Step() {
+  if (state_ == State::kDone) ENGINE_RETURN_IF_ERROR(Reset());
+  if (state_ == State::kIdle) {
+    Status st = Start();
+    if (!st.ok()) {
+      state_ = State::kIdle;
+      return st;
+    }
+    state_ = State::kRunning;
+    if (kind_ != Kind::kSelect && kind_ != Kind::kExplain) {
+      state_ = State::kDone;
+      return false;
+    }
+  }
+  if (kind_ == Kind::kExplain) {
+    if (explain_pos_ >= explain_.size()) {
+      Finish();
+      state_ = State::kDone;
+      return false;
+    }
+    const plan::ExplainRow& r = explain_[explain_pos_++];
+    explain_row_ = {Value::Integer(r.id), Value::Integer(r.parent), Value::Integer(0),
+                    Value::Text(r.detail)};
+    row_ = explain_row_.data();
+    return true;
+  }
+  Result<bool> r = select_->Next();
+  if (!r.ok() || !*r) {
+    Finish();
+    state_ = State::kDone;
+    if (!r.ok()) return r.status();
+    return false;
+  }
+  row_ = select_->row();
+  return true;
+}
+
+const Value& Statement::column_value(int i) const {
+  static const Value kNull;
+  if (row_ == nullptr || i < 0 || i >= column_count()) return kNull;
+  return row_[i];
+}
+
+int64_t Statement::column_int(int i) const { return func::IntValue(column_value(i)); }
+
+double Statement::column_real(int i) const { return func::RealValue(column_value(i)); }
+
+std::string_view Statement::column_text(int i) const {
+  const Value& v = column_value(i);
+  switch (v.type()) {
+    case ValueType::kNull: return {};
+    case ValueType::kText:
+    case ValueType::kBlob: return v.as_text();
+    case ValueType::kInteger:
+    case ValueType::kReal: {
+      char buf[64];
+      const size_t n = v.type() == ValueType::kInteger ? func::FormatInteger(v.as_int(), buf)
+                                                        : func::FormatReal(v.as_real(), buf);
+      std::string& out = text_[static_cast<size_t>(i)];
+      out.assign(buf, n);
+      return out;
+    }
+  }
+  return {};
+}
+
+std::string_view Statement::column_blob(int i) const { return column_text(i); }
+
+}  // namespace engine

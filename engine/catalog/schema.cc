@@ -1,0 +1,191 @@
+#include "engine/catalog/schema.h"
+
+#include <cctype>
+
+#include "engine/sql/render.h"
+
+namespace engine::catalog {
+
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string LowerCase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+int TableInfo::FindColumn(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (EqualsNoCase(columns[i].name, name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const TableInfo* Schema::FindTable(std::string_view name) const {
+  auto it = tables_.find(LowerCase(name));
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+const IndexInfo* Schema::FindIndex(std::string_view name) const {
+  auto it = indexes_.find(LowerCase(name));
+  return it == indexes_.end() ? nullptr : it->second.get();
+}
+const ViewInfo* Schema::FindView(std::string_view name) const {
+  auto it = views_.find(LowerCase(name));
+  return it == views_.end() ? nullptr : it->second.get();
+}
+
+TableInfo* Schema::AddTable(std::unique_ptr<TableInfo> t) {
+  TableInfo* raw = t.get();
+  tables_[LowerCase(t->name)] = std::move(t);
+  return raw;
+}
+
+const IndexInfo* Schema::AddIndex(std::unique_ptr<IndexInfo> ix) {
+  const IndexInfo* raw = ix.get();
+  auto it = tables_.find(LowerCase(ix->table));
+  if (it != tables_.end()) it->second->indexes.push_back(raw);
+  indexes_[LowerCase(ix->name)] = std::move(ix);
+  return raw;
+}
+
+void Schema::AddView(std::unique_ptr<ViewInfo> v) { views_[LowerCase(v->name)] = std::move(v); }
+
+namespace {
+
+bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }
+
+}  // namespace
+
+Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
+                                                const sql::Ast& ast) {
+  auto t = std::make_unique<TableInfo>();
+  t->name = st.name;
+  t->without_rowid = st.without_rowid;
+  int pk_count = 0;
+  for (const sql::ColumnDef& cd : st.columns) {
+    if (t->FindColumn(cd.name) >= 0) return Status::SqlError("duplicate column name: " + cd.name);
+    ColumnInfo c;
+    c.name = cd.name;
+    c.type = cd.type;
+    c.affinity = AffinityOfType(cd.type);
+    c.not_null = cd.not_null;
+    c.primary_key = cd.primary_key;
+    if (cd.default_value != sql::kNoExpr) c.default_sql = sql::RenderExpr(ast, cd.default_value);
+    if (cd.primary_key) {
+      ++pk_count;
+      // "INTEGER PRIMARY KEY DESC" is famously not a rowid alias.
+      if (IsIntegerType(cd.type) && cd.primary_key_order != sql::SortOrder::kDesc) {
+        t->rowid_alias = static_cast<int>(t->columns.size());
+      }
+    }
+    t->columns.push_back(std::move(c));
+  }
+  for (const sql::TableConstraint& tc : st.constraints) {
+    if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey) continue;
+    ++pk_count;
+    for (const sql::IndexedColumn& ic : tc.columns) {
+      int col = t->FindColumn(ic.name);
+      if (col < 0) return Status::SqlError("no such column: " + ic.name);
+      t->columns[static_cast<size_t>(col)].primary_key = true;
+    }
+    if (tc.columns.size() == 1) {
+      int col = t->FindColumn(tc.columns[0].name);
+      if (IsIntegerType(t->columns[static_cast<size_t>(col)].type)) t->rowid_alias = col;
+    }
+  }
+  if (pk_count > 1) {
+    return Status::SqlError("table \"" + st.name + "\" has more than one primary key");
+  }
+  if (pk_count == 1 && t->rowid_alias < 0) {
+    // Only the alias case is settled above; a composite or non-INTEGER key
+    // stays an ordinary (indexed) set of columns.
+  }
+  if (t->columns.empty()) return Status::SqlError("no such table: " + st.name);
+  return t;
+}
+
+namespace {
+
+std::unique_ptr<IndexInfo> MakeAuto(const TableInfo& table, const std::vector<int>& cols,
+                                    const std::vector<bool>& desc) {
+  auto ix = std::make_unique<IndexInfo>();
+  ix->table = table.name;
+  ix->columns = cols;
+  ix->desc = desc;
+  ix->unique = true;
+  ix->automatic = true;
+  return ix;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
+                                                       const TableInfo& table) {
+  std::vector<std::unique_ptr<IndexInfo>> out;
+  auto add = [&](std::vector<int> cols, std::vector<bool> desc, bool binary) {
+    for (const auto& ix : out) {
+      if (ix->columns == cols) return;  // SQLite skips a duplicate constraint
+    }
+    auto ix = MakeAuto(table, cols, desc);
+    ix->binary_collation = binary;
+    ix->name = "sqlite_autoindex_" + table.name + "_" + std::to_string(out.size() + 1);
+    out.push_back(std::move(ix));
+  };
+  for (size_t i = 0; i < st.columns.size(); ++i) {
+    const sql::ColumnDef& cd = st.columns[i];
+    const bool binary = cd.collation.empty() || EqualsNoCase(cd.collation, "BINARY");
+    if (cd.primary_key && table.rowid_alias != static_cast<int>(i)) {
+      add({static_cast<int>(i)}, {cd.primary_key_order == sql::SortOrder::kDesc}, binary);
+    }
+    if (cd.unique) add({static_cast<int>(i)}, {false}, binary);
+  }
+  for (const sql::TableConstraint& tc : st.constraints) {
+    if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey &&
+        tc.kind != sql::TableConstraint::Kind::kUnique) {
+      continue;
+    }
+    if (tc.kind == sql::TableConstraint::Kind::kPrimaryKey && table.rowid_alias >= 0) continue;
+    std::vector<int> cols;
+    std::vector<bool> desc;
+    bool binary = true;
+    for (const sql::IndexedColumn& ic : tc.columns) {
+      cols.push_back(table.FindColumn(ic.name));
+      desc.push_back(ic.order == sql::SortOrder::kDesc);
+      if (!ic.collation.empty() && !EqualsNoCase(ic.collation, "BINARY")) binary = false;
+    }
+    bool bad = false;
+    for (int c : cols) bad |= c < 0;
+    if (!bad) add(cols, desc, binary);
+  }
+  return out;
+}
+
+Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
+                                                const TableInfo& table) {
+  auto ix = std::make_unique<IndexInfo>();
+  ix->name = st.name;
+  ix->table = table.name;
+  ix->unique = st.unique;
+  ix->partial = st.where != sql::kNoExpr;
+  for (const sql::IndexedColumn& ic : st.columns) {
+    int col = table.FindColumn(ic.name);
+    if (col < 0) return Status::SqlError("no such column: " + ic.name);
+    ix->columns.push_back(col);
+    ix->desc.push_back(ic.order == sql::SortOrder::kDesc);
+    if (!ic.collation.empty() && !EqualsNoCase(ic.collation, "BINARY")) {
+      ix->binary_collation = false;
+    }
+  }
+  return ix;
+}
+
+}  // namespace engine::catalog

@@ -1,0 +1,95 @@
+// The in-memory schema: tables with their columns' affinities, the rowid
+// alias, indexes (named and sqlite_autoindex_*) and views, built from the
+// CREATE statements stored in sqlite_schema. Names match case-insensitively,
+// as in SQLite.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/func/affinity.h"
+#include "engine/sql/ast.h"
+#include "engine/util/status.h"
+
+namespace engine::catalog {
+
+using func::Affinity;
+using func::AffinityOfType;
+using func::IsNumericAffinity;
+
+struct ColumnInfo {
+  std::string name;
+  std::string type;  // declared type as written
+  Affinity affinity = Affinity::kBlob;
+  bool not_null = false;
+  bool primary_key = false;
+  std::optional<std::string> default_sql;  // DEFAULT expression as SQL text
+};
+
+struct IndexInfo {
+  std::string name;
+  std::string table;
+  uint32_t root = 0;
+  std::vector<int> columns;  // table column positions, in key order
+  std::vector<bool> desc;    // per key column (the rowid that follows is ascending)
+  bool unique = false;
+  bool binary_collation = true;  // false: a column has another collation; no seeks
+  bool partial = false;          // WHERE clause: never used by the planner
+  bool automatic = false;        // sqlite_autoindex_*: sql is NULL
+};
+
+struct TableInfo {
+  std::string name;
+  uint32_t root = 0;
+  std::vector<ColumnInfo> columns;
+  int rowid_alias = -1;  // INTEGER PRIMARY KEY column, or -1
+  bool without_rowid = false;
+  std::vector<const IndexInfo*> indexes;  // owned by the Schema
+
+  int FindColumn(std::string_view name) const;  // -1 when absent
+};
+
+struct ViewInfo {
+  std::string name;
+  std::string sql;
+  std::vector<std::string> columns;  // explicit column names, if any
+};
+
+bool EqualsNoCase(std::string_view a, std::string_view b);
+std::string LowerCase(std::string_view s);
+
+class Schema {
+ public:
+  const TableInfo* FindTable(std::string_view name) const;
+  const IndexInfo* FindIndex(std::string_view name) const;
+  const ViewInfo* FindView(std::string_view name) const;
+  const std::map<std::string, std::unique_ptr<TableInfo>>& tables() const { return tables_; }
+  const std::map<std::string, std::unique_ptr<ViewInfo>>& views() const { return views_; }
+
+  TableInfo* AddTable(std::unique_ptr<TableInfo> t);
+  const IndexInfo* AddIndex(std::unique_ptr<IndexInfo> ix);
+  void AddView(std::unique_ptr<ViewInfo> v);
+
+ private:
+  std::map<std::string, std::unique_ptr<TableInfo>> tables_;  // keyed by lower-case name
+  std::map<std::string, std::unique_ptr<IndexInfo>> indexes_;
+  std::map<std::string, std::unique_ptr<ViewInfo>> views_;
+};
+
+// A table's description from its CREATE TABLE (root page filled by the caller).
+Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
+                                                const sql::Ast& ast);
+// The automatic indexes a CREATE TABLE implies (UNIQUE columns and
+// constraints, a PRIMARY KEY that is not a rowid alias), in SQLite's order
+// and with SQLite's names: sqlite_autoindex_<table>_<N>.
+std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
+                                                       const TableInfo& table);
+Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
+                                                const TableInfo& table);
+
+}  // namespace engine::catalog

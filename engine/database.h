@@ -1,0 +1,76 @@
+// The engine's public API: a connection to one database file. Statements
+// are prepared once (parsed, planned, their executor built) and stepped any
+// number of times; errors come back as values with SQLite's messages.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/statement.h"
+#include "engine/storage/pager.h"
+#include "engine/util/status.h"
+
+namespace engine {
+
+class BTree;
+namespace catalog {
+class Schema;
+}
+
+struct DatabaseOptions {
+  PagerOptions pager;
+};
+
+class Database {
+ public:
+  static Result<std::unique_ptr<Database>> Open(const std::string& path,
+                                                const DatabaseOptions& options = {});
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // The first statement of `sql`; *tail receives the offset just past it.
+  // An empty or comment-only text gives a null statement. Statements must
+  // not outlive their Database.
+  Result<std::unique_ptr<Statement>> Prepare(std::string_view sql, size_t* tail = nullptr);
+  // Runs every statement of the script, discarding rows; stops at the first error.
+  Status Exec(std::string_view sql);
+
+  int64_t changes() const { return changes_; }
+  int64_t last_insert_rowid() const { return last_insert_rowid_; }
+  // True inside BEGIN ... COMMIT / ROLLBACK.
+  bool in_transaction() const { return explicit_txn_; }
+
+ private:
+  friend class Statement;
+  explicit Database(std::unique_ptr<BTree> tree);
+
+  // Loads or reloads the catalog when the schema cookie moved. Needs a read.
+  Status EnsureSchema();
+  Status ReloadSchema();
+  // Makes sure the catalog is current outside any statement.
+  Status RefreshSchema();
+  Status AcquireRead();
+  void ReleaseRead();
+  Status BeginStatementWrite();
+  Status EndStatementWrite(Status st);
+  Status Begin(bool immediate);
+  Status Commit();
+  Status Rollback();
+
+  std::unique_ptr<BTree> tree_;
+  std::unique_ptr<catalog::Schema> schema_;
+  // Earlier catalogs stay alive: a running statement's plan may still point at them.
+  std::vector<std::unique_ptr<catalog::Schema>> old_schemas_;
+  uint32_t schema_cookie_ = 0;
+  uint64_t schema_generation_ = 0;
+  bool explicit_txn_ = false;
+  int readers_ = 0;
+  int64_t changes_ = 0;
+  int64_t last_insert_rowid_ = 0;
+};
+
+}  // namespace engine

@@ -1,0 +1,210 @@
+#include "engine/exec/ddl_run.h"
+
+#include <optional>
+
+#include "engine/storage/btree_cursor.h"
+#include "engine/storage/record.h"
+#include "engine/storage/schema_table.h"
+
+namespace engine::exec {
+
+using catalog::EqualsNoCase;
+
+namespace {
+
+bool Reserved(const std::string& name) {
+  return name.size() >= 7 && EqualsNoCase(name.substr(0, 7), "sqlite_");
+}
+
+Status CheckNewName(const catalog::Schema& schema, const std::string& name, const char* kind) {
+  if (Reserved(name)) return Status::SqlError("object name reserved for internal use: " + name);
+  if (const catalog::TableInfo* t = schema.FindTable(name)) {
+    if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + t->name);
+    return Status::SqlError("table " + name + " already exists");
+  }
+  if (schema.FindView(name) != nullptr) {
+    if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + name);
+    return Status::SqlError("view " + name + " already exists");
+  }
+  if (schema.FindIndex(name) != nullptr) {
+    if (std::string(kind) == "index") return Status::SqlError("index " + name + " already exists");
+    return Status::SqlError("there is already an index named " + name);
+  }
+  return Status::OK();
+}
+
+// Fills a new index from its table's rows.
+Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::IndexInfo& ix) {
+  std::unique_ptr<bool[]> desc_buf;
+  std::span<const bool> desc;
+  bool any = false;
+  for (bool d : ix.desc) any |= d;
+  if (any) {
+    desc_buf.reset(new bool[ix.desc.size()]);
+    for (size_t i = 0; i < ix.desc.size(); ++i) desc_buf[i] = ix.desc[i];
+    desc = {desc_buf.get(), ix.desc.size()};
+  }
+  BtCursor rows(&tree, t.root);
+  std::optional<BtCursor> probe;
+  RecordReader reader;
+  RecordBuilder builder(tree.file_format());
+  std::vector<Value> key;
+  std::vector<uint8_t> copy;
+  ENGINE_RETURN_IF_ERROR(rows.first());
+  while (rows.valid()) {
+    std::span<const uint8_t> payload;
+    ENGINE_RETURN_IF_ERROR(rows.payload(&payload));
+    // The index insert may move pages around: work on a copy of the row.
+    copy.assign(payload.begin(), payload.end());
+    ENGINE_RETURN_IF_ERROR(reader.Parse(copy.data(), copy.size()));
+    const int64_t rowid = rows.rowid();
+    key.clear();
+    bool has_null = false;
+    for (int c : ix.columns) {
+      key.push_back(c == t.rowid_alias ? Value::Integer(rowid) : reader.column(c));
+      has_null |= key.back().is_null();
+    }
+    if (ix.unique && !has_null) {
+      if (!probe) probe.emplace(&tree, ix.root, desc);
+      bool exact = false;
+      ENGINE_RETURN_IF_ERROR(probe->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
+      if (exact) {
+        std::string msg = "UNIQUE constraint failed: ";
+        for (size_t i = 0; i < ix.columns.size(); ++i) {
+          if (i > 0) msg += ", ";
+          msg += t.name + "." + t.columns[static_cast<size_t>(ix.columns[i])].name;
+        }
+        return Status::Constraint(msg);
+      }
+    }
+    key.push_back(Value::Integer(rowid));
+    ENGINE_RETURN_IF_ERROR(tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), desc));
+    ENGINE_RETURN_IF_ERROR(rows.next());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::CreateTableStmt& st,
+                   const sql::Ast& ast) {
+  if (st.temporary) return Status::NotSupported("TEMP tables are not supported");
+  if (!st.schema.empty() && !EqualsNoCase(st.schema, "main")) {
+    return Status::SqlError("unknown database " + st.schema);
+  }
+  if (st.as_select) return Status::NotSupported("CREATE TABLE ... AS SELECT is not supported");
+  if (st.without_rowid) return Status::NotSupported("WITHOUT ROWID tables are not supported");
+  if (schema.FindTable(st.name) != nullptr || schema.FindView(st.name) != nullptr) {
+    if (st.if_not_exists) return Status::OK();
+  }
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "table"));
+  ENGINE_ASSIGN_OR_RETURN(auto table, catalog::TableFromAst(st, ast));
+  ENGINE_ASSIGN_OR_RETURN(table->root, tree.CreateTable());
+  SchemaEntry e;
+  e.type = "table";
+  e.name = st.name;
+  e.tbl_name = st.name;
+  e.rootpage = table->root;
+  e.sql = st.schema_sql;
+  ENGINE_RETURN_IF_ERROR(AddSchemaEntry(tree, &e));
+  for (auto& ix : catalog::AutoIndexesFor(st, *table)) {
+    SchemaEntry ie;
+    ie.type = "index";
+    ie.name = ix->name;
+    ie.tbl_name = st.name;
+    ENGINE_ASSIGN_OR_RETURN(ie.rootpage, tree.CreateIndex());
+    ENGINE_RETURN_IF_ERROR(AddSchemaEntry(tree, &ie));
+  }
+  return Status::OK();
+}
+
+Status CreateIndex(BTree& tree, const catalog::Schema& schema, const sql::CreateIndexStmt& st) {
+  if (!st.schema.empty() && !EqualsNoCase(st.schema, "main")) {
+    return Status::SqlError("unknown database " + st.schema);
+  }
+  if (schema.FindIndex(st.name) != nullptr && st.if_not_exists) return Status::OK();
+  const catalog::TableInfo* t = schema.FindTable(st.table);
+  if (t == nullptr) {
+    if (schema.FindView(st.table) != nullptr) return Status::SqlError("views may not be indexed");
+    return Status::SqlError("no such table: main." + st.table);
+  }
+  if (t->root == 1 || Reserved(t->name)) {
+    return Status::SqlError("table " + t->name + " may not be indexed");
+  }
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "index"));
+  if (st.where != sql::kNoExpr) return Status::NotSupported("partial indexes are not supported");
+  ENGINE_ASSIGN_OR_RETURN(auto ix, catalog::IndexFromAst(st, *t));
+  ENGINE_ASSIGN_OR_RETURN(ix->root, tree.CreateIndex());
+  ENGINE_RETURN_IF_ERROR(PopulateIndex(tree, *t, *ix));
+  SchemaEntry e;
+  e.type = "index";
+  e.name = st.name;
+  e.tbl_name = t->name;
+  e.rootpage = ix->root;
+  e.sql = st.schema_sql;
+  return AddSchemaEntry(tree, &e);
+}
+
+Status CreateView(BTree& tree, const catalog::Schema& schema, const sql::CreateViewStmt& st) {
+  if (st.temporary) return Status::NotSupported("TEMP views are not supported");
+  if (schema.FindView(st.name) != nullptr && st.if_not_exists) return Status::OK();
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "view"));
+  SchemaEntry e;
+  e.type = "view";
+  e.name = st.name;
+  e.tbl_name = st.name;
+  e.rootpage = 0;
+  e.sql = st.schema_sql;
+  return AddSchemaEntry(tree, &e);
+}
+
+Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st) {
+  switch (st.kind) {
+    case sql::DropStmt::Kind::kTable: {
+      const catalog::TableInfo* t = schema.FindTable(st.name);
+      if (t == nullptr) {
+        if (st.if_exists) return Status::OK();
+        if (schema.FindView(st.name) != nullptr) {
+          return Status::SqlError("use DROP VIEW to delete view " + st.name);
+        }
+        return Status::SqlError("no such table: " + st.name);
+      }
+      if (t->root == 1 || Reserved(t->name)) {
+        return Status::SqlError("table " + t->name + " may not be dropped");
+      }
+      for (const catalog::IndexInfo* ix : t->indexes) {
+        ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
+        ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, ix->name));
+      }
+      ENGINE_RETURN_IF_ERROR(tree.DropTree(t->root));
+      return RemoveSchemaEntry(tree, t->name);
+    }
+    case sql::DropStmt::Kind::kIndex: {
+      const catalog::IndexInfo* ix = schema.FindIndex(st.name);
+      if (ix == nullptr) {
+        if (st.if_exists) return Status::OK();
+        return Status::SqlError("no such index: " + st.name);
+      }
+      if (ix->automatic) {
+        return Status::SqlError(
+            "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
+      }
+      ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
+      return RemoveSchemaEntry(tree, ix->name);
+    }
+    case sql::DropStmt::Kind::kView: {
+      const catalog::ViewInfo* v = schema.FindView(st.name);
+      if (v == nullptr) {
+        if (st.if_exists) return Status::OK();
+        if (schema.FindTable(st.name) != nullptr) {
+          return Status::SqlError("use DROP TABLE to delete table " + st.name);
+        }
+        return Status::SqlError("no such view: " + st.name);
+      }
+      return RemoveSchemaEntry(tree, v->name);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace engine::exec

@@ -1,0 +1,451 @@
+#include "engine/exec/dml_run.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "engine/func/affinity.h"
+
+namespace engine::exec {
+
+using sql::ConflictAction;
+
+DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
+    : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
+  for (const catalog::IndexInfo* ix : table_->indexes) {
+    index_cur_.emplace_back();
+    bool any = false;
+    for (bool d : ix->desc) any |= d;
+    std::unique_ptr<bool[]> flags;
+    if (any) {
+      flags.reset(new bool[ix->desc.size()]);
+      for (size_t i = 0; i < ix->desc.size(); ++i) flags[i] = ix->desc[i];
+    }
+    index_desc_.push_back(std::move(flags));
+  }
+  if (dml->kind != plan::Dml::Kind::kInsert) {
+    scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
+  }
+}
+
+BtCursor& DmlRun::TableCursor() {
+  if (!table_cur_) table_cur_.emplace(ctx_->tree(), table_->root);
+  return *table_cur_;
+}
+
+BtCursor& DmlRun::IndexCursor(size_t ix) {
+  auto& c = index_cur_[ix];
+  if (!c) {
+    const catalog::IndexInfo* info = table_->indexes[ix];
+    std::span<const bool> desc;
+    if (index_desc_[ix]) desc = {index_desc_[ix].get(), info->desc.size()};
+    c.emplace(ctx_->tree(), info->root, desc);
+  }
+  return *c;
+}
+
+void DmlRun::Release() {
+  table_cur_.reset();
+  for (auto& c : index_cur_) c.reset();
+  if (scan_) scan_->Close();
+}
+
+Status DmlRun::Execute(int64_t* changes, int64_t* last_rowid) {
+  *changes = 0;
+  next_rowid_known_ = false;
+  Status st;
+  switch (dml_->kind) {
+    case plan::Dml::Kind::kInsert: st = RunInsert(changes, last_rowid); break;
+    case plan::Dml::Kind::kUpdate: st = RunUpdate(changes); break;
+    case plan::Dml::Kind::kDelete: st = RunDelete(changes); break;
+  }
+  Release();
+  return st;
+}
+
+const Value* DmlRun::BuildKey(size_t ix, const Value* vals, int64_t rowid) {
+  const catalog::IndexInfo* info = table_->indexes[ix];
+  key_.clear();
+  for (int c : info->columns) {
+    key_.push_back(c == table_->rowid_alias ? Value::Integer(rowid) : vals[c]);
+  }
+  key_.push_back(Value::Integer(rowid));
+  return key_.data();
+}
+
+Status DmlRun::InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
+  const Value* key = BuildKey(ix, vals, rowid);
+  auto rec = builder_.Build(key, static_cast<int>(key_.size()));
+  std::span<const bool> desc;
+  if (index_desc_[ix]) desc = {index_desc_[ix].get(), table_->indexes[ix]->desc.size()};
+  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, desc);
+}
+
+Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
+  const Value* key = BuildKey(ix, vals, rowid);
+  BtCursor& cur = IndexCursor(ix);
+  bool exact = false;
+  ENGINE_RETURN_IF_ERROR(cur.seek_index(key, static_cast<int>(key_.size()), SeekOp::kGE, &exact));
+  if (!exact) return Status::Corruption("database disk image is malformed");
+  return ctx_->tree()->Delete(&cur);
+}
+
+Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                       int64_t self) {
+  const catalog::IndexInfo* info = table_->indexes[ix];
+  if (!info->unique) return -1;
+  const Value* key = BuildKey(ix, vals, rowid);
+  const int n = static_cast<int>(info->columns.size());
+  for (int i = 0; i < n; ++i) {
+    if (key[i].is_null()) return -1;  // NULLs are distinct in a UNIQUE index
+  }
+  BtCursor& cur = IndexCursor(ix);
+  bool exact = false;
+  ENGINE_RETURN_IF_ERROR(cur.seek_index(key, n, SeekOp::kGE, &exact));
+  while (exact && cur.valid()) {
+    std::span<const uint8_t> payload;
+    ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
+    RecordReader r;
+    ENGINE_RETURN_IF_ERROR(r.Parse(payload));
+    for (int i = 0; i < n; ++i) {
+      if (compare_values(r.column(i), key[i]) != 0) return -1;
+    }
+    const int64_t other = r.column(n).as_int();
+    if (other != self) return other;
+    ENGINE_RETURN_IF_ERROR(cur.next());
+  }
+  return -1;
+}
+
+Status DmlRun::UniqueError(size_t ix) const {
+  const catalog::IndexInfo* info = table_->indexes[ix];
+  std::string msg = "UNIQUE constraint failed: ";
+  for (size_t i = 0; i < info->columns.size(); ++i) {
+    if (i > 0) msg += ", ";
+    msg += table_->name + "." + table_->columns[static_cast<size_t>(info->columns[i])].name;
+  }
+  return Status::Constraint(msg);
+}
+
+Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
+  *skip = false;
+  for (size_t c = 0; c < table_->columns.size(); ++c) {
+    const catalog::ColumnInfo& col = table_->columns[c];
+    if (!col.not_null || static_cast<int>(c) == table_->rowid_alias || !vals[c].is_null()) {
+      continue;
+    }
+    if (dml_->conflict == ConflictAction::kIgnore) {
+      *skip = true;
+      return Status::OK();
+    }
+    if (dml_->conflict == ConflictAction::kReplace && dml_->kind == plan::Dml::Kind::kInsert &&
+        c < dml_->defaults.size() && dml_->defaults[c] >= 0) {
+      ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->defaults[c], &vals[c]));
+      vals[c] = func::ApplyAffinity(vals[c], col.affinity, ctx_->arena());
+      if (!vals[c].is_null()) continue;
+    }
+    return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
+  }
+  return Status::OK();
+}
+
+Result<int64_t> DmlRun::NewRowid() {
+  if (!next_rowid_known_) {
+    BtCursor& cur = TableCursor();
+    ENGINE_RETURN_IF_ERROR(cur.last());
+    next_rowid_ = cur.valid() ? cur.rowid() : 0;
+    next_rowid_known_ = true;
+  }
+  if (next_rowid_ == std::numeric_limits<int64_t>::max()) {
+    return Status::SqlError("database or disk is full");
+  }
+  return next_rowid_ + 1;
+}
+
+Status DmlRun::LoadRow(int64_t rowid, bool* found) {
+  BtCursor& cur = TableCursor();
+  ENGINE_RETURN_IF_ERROR(cur.seek(rowid, found));
+  if (!*found) return Status::OK();
+  std::span<const uint8_t> payload;
+  ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
+  ENGINE_RETURN_IF_ERROR(reader_.Parse(payload));
+  const size_t n = table_->columns.size();
+  row_.resize(n + 1);
+  for (size_t c = 0; c < n; ++c) row_[c] = reader_.column(static_cast<int>(c));
+  if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = Value::Integer(rowid);
+  row_[n] = Value::Integer(rowid);
+  // Copy out of the page: the deletes below rewrite it.
+  old_.Reset(static_cast<int>(n + 1));
+  old_.Add(row_.data());
+  return Status::OK();
+}
+
+Status DmlRun::DeleteRow(int64_t rowid) {
+  bool found = false;
+  ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+  if (!found) return Status::OK();
+  const Value* vals = old_.row(0);
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, vals, rowid));
+  }
+  BtCursor& cur = TableCursor();
+  ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
+  if (!found) return Status::Corruption("database disk image is malformed");
+  return ctx_->tree()->Delete(&cur);
+}
+
+Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out) {
+  *skipped = false;
+  const ConflictAction action = dml_->conflict;
+  int64_t rowid;
+  bool explicit_rowid = false;
+  if (rowid_in != nullptr && !rowid_in->is_null()) {
+    const Value r = func::ApplyAffinity(*rowid_in, func::Affinity::kInteger, ctx_->arena());
+    if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+    rowid = r.as_int();
+    explicit_rowid = true;
+  } else {
+    ENGINE_ASSIGN_OR_RETURN(rowid, NewRowid());
+  }
+  bool skip;
+  ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
+  if (skip) {
+    *skipped = true;
+    return Status::OK();
+  }
+  doomed_.clear();
+  if (explicit_rowid) {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
+    if (found) {
+      if (action == ConflictAction::kIgnore) {
+        *skipped = true;
+        return Status::OK();
+      }
+      if (action != ConflictAction::kReplace) {
+        const std::string col = table_->rowid_alias >= 0
+                                    ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
+                                    : "rowid";
+        return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
+      }
+      doomed_.push_back(rowid);
+    }
+  }
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, vals, rowid, rowid));
+    if (other < 0) continue;
+    if (action == ConflictAction::kIgnore) {
+      *skipped = true;
+      return Status::OK();
+    }
+    if (action != ConflictAction::kReplace) return UniqueError(ix);
+    doomed_.push_back(other);
+  }
+  std::sort(doomed_.begin(), doomed_.end());
+  doomed_.erase(std::unique(doomed_.begin(), doomed_.end()), doomed_.end());
+  for (int64_t r : doomed_) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  const size_t n = table_->columns.size();
+  Value alias_saved;
+  if (table_->rowid_alias >= 0) {
+    // The alias lives in the rowid; the record stores NULL in its place.
+    alias_saved = vals[table_->rowid_alias];
+    vals[table_->rowid_alias] = Value::Null();
+  }
+  auto rec = builder_.Build(vals, static_cast<int>(n));
+  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, rowid, rec));
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(rowid);
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, rowid));
+  }
+  if (!next_rowid_known_ || rowid > next_rowid_) {
+    if (next_rowid_known_) next_rowid_ = rowid;
+  }
+  *rowid_out = rowid;
+  (void)alias_saved;
+  return Status::OK();
+}
+
+Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
+  const size_t n = table_->columns.size();
+  std::vector<Value>& vals = ins_;
+  auto insert_one = [&](const Value* src) -> Status {
+    ctx_->arena().Reset();
+    vals.assign(n, Value::Null());
+    for (size_t c = 0; c < n; ++c) {
+      const int m = dml_->column_map[c];
+      if (m >= 0 && src != nullptr) {
+        vals[c] = src[m];
+      } else if (dml_->defaults[c] >= 0) {
+        ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->defaults[c], &vals[c]));
+      }
+    }
+    Value rowid_in;
+    bool has_rowid = false;
+    if (table_->rowid_alias >= 0 && !vals[static_cast<size_t>(table_->rowid_alias)].is_null()) {
+      rowid_in = vals[static_cast<size_t>(table_->rowid_alias)];
+      has_rowid = true;
+    }
+    if (dml_->rowid_source >= 0 && src != nullptr && !src[dml_->rowid_source].is_null()) {
+      rowid_in = src[dml_->rowid_source];
+      has_rowid = true;
+    }
+    for (size_t c = 0; c < n; ++c) {
+      if (static_cast<int>(c) == table_->rowid_alias) continue;
+      vals[c] = func::ApplyAffinity(vals[c], table_->columns[c].affinity, ctx_->arena());
+    }
+    bool skipped;
+    int64_t rowid = 0;
+    ENGINE_RETURN_IF_ERROR(InsertRow(vals.data(), has_rowid ? &rowid_in : nullptr, &skipped, &rowid));
+    if (!skipped) {
+      ++*changes;
+      *last_rowid = rowid;
+      next_rowid_ = std::max(next_rowid_, rowid);
+    }
+    return Status::OK();
+  };
+  if (dml_->source < 0) return insert_one(nullptr);
+  SelectRun* run = ctx_->Run(dml_->source);
+  if (dml_->materialize_source) {
+    ENGINE_RETURN_IF_ERROR(run->Materialize(&source_rows_));
+    for (size_t i = 0; i < source_rows_.size(); ++i) {
+      ENGINE_RETURN_IF_ERROR(insert_one(source_rows_.row(i)));
+    }
+    return Status::OK();
+  }
+  ENGINE_RETURN_IF_ERROR(run->Open());
+  for (;;) {
+    ENGINE_ASSIGN_OR_RETURN(bool have, run->Next());
+    if (!have) break;
+    Status st = insert_one(run->row());
+    if (!st.ok()) {
+      run->Close();
+      return st;
+    }
+  }
+  run->Close();
+  return Status::OK();
+}
+
+Status DmlRun::CollectRowids() {
+  rowids_.clear();
+  ENGINE_RETURN_IF_ERROR(scan_->Open());
+  const SourceRow& row = ctx_->sources()[static_cast<size_t>(dml_->level.src)];
+  for (;;) {
+    ctx_->arena().Reset();
+    ENGINE_ASSIGN_OR_RETURN(bool have, scan_->Next());
+    if (!have) break;
+    rowids_.push_back(row.rowid);
+  }
+  scan_->Close();
+  return Status::OK();
+}
+
+Status DmlRun::RunDelete(int64_t* changes) {
+  ENGINE_RETURN_IF_ERROR(CollectRowids());
+  for (int64_t rowid : rowids_) {
+    ENGINE_RETURN_IF_ERROR(DeleteRow(rowid));
+    ++*changes;
+  }
+  return Status::OK();
+}
+
+Status DmlRun::RunUpdate(int64_t* changes) {
+  ENGINE_RETURN_IF_ERROR(CollectRowids());
+  const size_t n = table_->columns.size();
+  SourceRow& src = ctx_->sources()[static_cast<size_t>(dml_->level.src)];
+  std::vector<Value> newvals(dml_->sets.size());
+  std::vector<bool> touched(table_->indexes.size());
+  for (int64_t rowid : rowids_) {
+    ctx_->arena().Reset();
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+    if (!found) continue;
+    // SET expressions see the old row.
+    src.null_row = false;
+    src.values = nullptr;
+    src.rowid = rowid;
+    ENGINE_RETURN_IF_ERROR(src.reader.Parse(reader_.data(), reader_.size()));
+    for (size_t i = 0; i < dml_->sets.size(); ++i) {
+      ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->sets[i].second, &newvals[i]));
+      newvals[i] = ctx_->arena().Copy(newvals[i]);
+    }
+    const Value* old = old_.row(0);
+    row_.assign(old, old + n);
+    int64_t new_rowid = rowid;
+    bool rowid_changed = false;
+    for (size_t i = 0; i < dml_->sets.size(); ++i) {
+      const int c = dml_->sets[i].first;
+      if (c < 0) {
+        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+        new_rowid = r.as_int();
+        rowid_changed = new_rowid != rowid;
+        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+        continue;
+      }
+      row_[static_cast<size_t>(c)] =
+          func::ApplyAffinity(newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+    }
+    bool skip;
+    ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
+    if (skip) continue;
+    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+      bool t = rowid_changed;
+      for (int c : table_->indexes[ix]->columns) {
+        for (const auto& s : dml_->sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
+      }
+      touched[ix] = t;
+    }
+    doomed_.clear();
+    bool ignore_row = false;
+    if (rowid_changed) {
+      bool exists = false;
+      ENGINE_RETURN_IF_ERROR(TableCursor().seek(new_rowid, &exists));
+      if (exists) {
+        if (dml_->conflict == ConflictAction::kIgnore) ignore_row = true;
+        else if (dml_->conflict == ConflictAction::kReplace) doomed_.push_back(new_rowid);
+        else {
+          const std::string col = table_->rowid_alias >= 0
+                                      ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
+                                      : "rowid";
+          return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
+        }
+      }
+    }
+    for (size_t ix = 0; ix < table_->indexes.size() && !ignore_row; ++ix) {
+      if (!touched[ix]) continue;
+      ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, row_.data(), new_rowid, rowid));
+      if (other < 0) continue;
+      if (dml_->conflict == ConflictAction::kIgnore) ignore_row = true;
+      else if (dml_->conflict == ConflictAction::kReplace) doomed_.push_back(other);
+      else return UniqueError(ix);
+    }
+    if (ignore_row) continue;
+    // The new values must survive the deletes below (they may view the old page).
+    RowStore& fresh = fresh_;
+    fresh.Reset(static_cast<int>(n));
+    fresh.Add(row_.data());
+    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+      if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
+    }
+    for (int64_t r : doomed_) {
+      if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+    }
+    if (rowid_changed) {
+      BtCursor& cur = TableCursor();
+      ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
+      if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
+    }
+    Value* vals = fresh.mutable_row(0);
+    if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
+    auto rec = builder_.Build(vals, static_cast<int>(n));
+    ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec));
+    if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
+    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+      if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
+    }
+    ++*changes;
+  }
+  return Status::OK();
+}
+
+}  // namespace engine::exec

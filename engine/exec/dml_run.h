@@ -1,0 +1,70 @@
+// INSERT, UPDATE and DELETE at run time: type affinity on the way in,
+// NOT NULL / UNIQUE / PRIMARY KEY checks with SQLite's messages and its
+// conflict resolutions (ABORT, IGNORE, REPLACE), and every index kept in step
+// with its table. Rows to change are gathered first, then changed, so that a
+// statement never sees its own writes.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/exec/exec_context.h"
+#include "engine/storage/record.h"
+
+namespace engine::exec {
+
+class DmlRun {
+ public:
+  DmlRun(ExecContext* ctx, const plan::Dml* dml);
+  // Runs the statement once; *changes counts rows written, *last_rowid is
+  // the rowid of the last row inserted (unchanged when none was).
+  Status Execute(int64_t* changes, int64_t* last_rowid);
+
+ private:
+  Status RunInsert(int64_t* changes, int64_t* last_rowid);
+  Status RunUpdate(int64_t* changes);
+  Status RunDelete(int64_t* changes);
+  Status CollectRowids();
+  // Inserts one row of table-ordered values (affinity already applied).
+  Status InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out);
+  // Checks NOT NULL; *skip for OR IGNORE.
+  Status CheckNotNull(Value* vals, bool* skip);
+  // Finds the rowid of a row other than `self` that has the same key in
+  // unique index `ix`; -1 when there is none.
+  Result<int64_t> UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self);
+  Status UniqueError(size_t ix) const;
+  Status DeleteRow(int64_t rowid);
+  Status DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid);
+  Status InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid);
+  const Value* BuildKey(size_t ix, const Value* vals, int64_t rowid);
+  BtCursor& IndexCursor(size_t ix);
+  BtCursor& TableCursor();
+  Result<int64_t> NewRowid();
+  Status LoadRow(int64_t rowid, bool* found);
+  void Release();
+
+  ExecContext* ctx_;
+  const plan::Dml* dml_;
+  const catalog::TableInfo* table_;
+  std::optional<BtCursor> table_cur_;
+  std::deque<std::optional<BtCursor>> index_cur_;
+  std::vector<std::unique_ptr<bool[]>> index_desc_;
+  std::unique_ptr<CoreRun> scan_;
+  RecordBuilder builder_;
+  RecordReader reader_;
+  std::vector<Value> key_;
+  std::vector<Value> row_;   // values in table order
+  std::vector<Value> ins_;   // the row being inserted
+  RowStore old_;             // the row being updated or deleted, copied out of its page
+  std::vector<int64_t> rowids_;
+  std::vector<int64_t> doomed_;
+  RowStore source_rows_;
+  RowStore fresh_;  // an updated row's new values
+  int64_t next_rowid_ = 0;
+  bool next_rowid_known_ = false;
+};
+
+}  // namespace engine::exec

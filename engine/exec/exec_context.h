@@ -1,0 +1,197 @@
+// The runtime of one prepared statement: the current row of every source,
+// the bound parameters, per-query scratch arenas, the runners of every
+// SELECT in the plan (built once, reused by every execution), and the
+// expression evaluator.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/exec/row_store.h"
+#include "engine/func/aggregates.h"
+#include "engine/func/value_arena.h"
+#include "engine/planner/plan.h"
+#include "engine/storage/btree.h"
+#include "engine/storage/btree_cursor.h"
+#include "engine/storage/record.h"
+
+namespace engine::exec {
+
+// Orders row indices of a RowStore by the rows' first n columns.
+struct RowIndexLess {
+  const RowStore* store = nullptr;
+  int n = 0;
+  bool operator()(size_t a, size_t b) const {
+    return CompareRows(store->row(a), store->row(b), n) < 0;
+  }
+};
+using RowSet = std::set<size_t, RowIndexLess>;
+
+struct SourceRow {
+  RecordReader reader;  // table row, or index key for covering access
+  int64_t rowid = 0;
+  bool null_row = false;           // LEFT JOIN without a match
+  const Value* values = nullptr;   // materialised sources
+};
+
+class ExecContext;
+class SelectRun;
+
+// One FROM item's cursor(s) inside a nested loop.
+struct LevelRun {
+  const plan::Level* plan = nullptr;
+  SourceRow* row = nullptr;
+  std::optional<BtCursor> table;
+  std::optional<BtCursor> index;
+  std::vector<Value> key;  // index seek key: equality values then the lower bound
+  func::ValueArena key_arena{64};  // bytes of TEXT keys
+  Value hi;                // index upper bound (after affinity)
+  bool has_hi = false;
+  int64_t rlo = 0, rhi = 0;  // rowid range, inclusive
+  std::vector<int64_t> in_keys;  // kRowidIn: sorted distinct rowids still to visit
+  bool fresh = true;
+  bool matched = false;
+  bool exhausted = false;
+  bool exact = false;  // the rowid seek's keys were integers: residual filters suffice
+  size_t pos = 0;  // materialised sources
+  RowStore rows;
+  uint64_t generation = 0;  // execution whose rows `rows` holds
+  RecordReader ikey;        // index entry of a non-covering index walk
+  std::unique_ptr<bool[]> desc;  // the index's DESC flags, as BtCursor takes them
+};
+
+class CoreRun {
+ public:
+  CoreRun(ExecContext* ctx, const plan::Select* sel, const plan::Core* core);
+  Status Open();
+  Result<bool> Next();
+  const Value* row() const { return out_.data(); }
+  void Close();
+
+ private:
+  Result<bool> JoinNext();
+  Result<bool> First(LevelRun& lv);
+  Result<bool> Advance(LevelRun& lv);
+  Result<bool> NextInKey(LevelRun& lv);
+  Result<bool> LoadIndexEntry(LevelRun& lv, bool* in_range);
+  Status LoadTableRow(LevelRun& lv);
+  Result<bool> Filters(const std::vector<int32_t>& filters);
+  Status Accumulate();
+  Status EmitGroup(size_t g, bool* keep);
+  Status Project();
+
+  ExecContext* ctx_;
+  const plan::Select* sel_;
+  const plan::Core* core_;
+  std::deque<LevelRun> levels_;  // cursors are not movable
+  std::vector<Value> out_;
+  bool started_ = false;
+  bool done_ = false;
+  size_t value_row_ = 0;
+  // Aggregation.
+  struct Group {
+    std::vector<func::Aggregate> aggs;
+    std::vector<OwnedValue> captures;
+    bool seen_row = false;
+  };
+  RowStore group_keys_;
+  std::vector<Group> groups_;
+  std::vector<Value> key_scratch_;
+  std::vector<Value> captured_;
+  std::vector<Value> agg_values_;
+  std::vector<size_t> group_order_;
+  size_t group_pos_ = 0;
+  bool single_minmax_ = false;
+  // DISTINCT.
+  RowStore distinct_rows_;
+  std::optional<RowSet> distinct_set_;
+  std::optional<RowSet> group_set_;
+};
+
+class SelectRun {
+ public:
+  SelectRun(ExecContext* ctx, int select_index);
+  Status Open();
+  Result<bool> Next();
+  const Value* row() const { return row_; }
+  int width() const { return sel_->width; }
+  int visible() const { return sel_->visible; }
+  void Close();
+  // All rows (visible columns) into `store`, in the query's order.
+  Status Materialize(RowStore* store);
+
+ private:
+  Result<bool> NextUnsorted();
+  Status Fill();
+
+  ExecContext* ctx_;
+  const plan::Select* sel_;
+  std::vector<std::unique_ptr<CoreRun>> cores_;
+  size_t core_ = 0;
+  const Value* row_ = nullptr;
+  int64_t limit_ = -1, offset_ = 0, emitted_ = 0;
+  bool materialized_ = false;
+  RowStore store_;
+  std::vector<uint32_t> order_;
+  size_t pos_ = 0;
+  RowStore set_rows_;  // compound UNION / INTERSECT / EXCEPT
+  func::ValueArena arena_{1024};
+  friend class CoreRun;
+};
+
+class ExecContext {
+ public:
+  ExecContext(BTree* tree, const plan::Program* prog);
+  ~ExecContext();
+
+  BTree* tree() { return tree_; }
+  const plan::Program& prog() const { return *prog_; }
+  std::vector<SourceRow>& sources() { return sources_; }
+  std::vector<Value>& params() { return params_; }
+  func::ValueArena& arena() { return *arena_; }
+  void set_arena(func::ValueArena* a) { arena_ = a; }
+  // A new execution: subquery results computed by the last one are stale.
+  void NewExecution() { ++generation_; }
+  uint64_t generation() const { return generation_; }
+
+  SelectRun* Run(int select_index);
+  Status Eval(int32_t node, Value* out);
+  // 1 true, 0 false, -1 NULL.
+  Result<int> Truth(int32_t node);
+
+  // The current group while evaluating aggregate-mode expressions.
+  const Value* group_captures = nullptr;
+  const Value* group_aggs = nullptr;
+
+ private:
+  Status EvalSubquery(const plan::Node& n, Value* out);
+  Status EvalIn(const plan::Node& n, Value* out);
+  Status EvalCase(const plan::Node& n, Value* out);
+  Status EvalFunction(const plan::Node& n, Value* out);
+  Status EvalInSelect(const plan::Node& n, Value* out);
+
+  BTree* tree_;
+  const plan::Program* prog_;
+  std::vector<SourceRow> sources_;
+  std::vector<Value> params_;
+  func::ValueArena base_arena_;
+  func::ValueArena* arena_;
+  std::vector<std::unique_ptr<SelectRun>> runs_;
+  struct Cache {
+    uint64_t generation = 0;
+    Value scalar;
+    bool exists = false;
+    RowStore rows;  // IN lists, sorted
+    bool has_null = false;
+  };
+  std::vector<std::unique_ptr<Cache>> caches_;
+  uint64_t generation_ = 1;
+  std::vector<Value> args_;
+};
+
+}  // namespace engine::exec

@@ -1,0 +1,165 @@
+// The compiled form of a statement: expressions as flat node arrays with
+// every name resolved to a source slot, and per SELECT core the chosen access
+// path of each FROM item (a nested loop, outermost first). Plans are built
+// once per prepare and run any number of times; nothing here points into the
+// parse tree.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/schema.h"
+#include "engine/func/aggregates.h"
+#include "engine/sql/ast.h"
+#include "engine/storage/value.h"
+
+namespace engine::plan {
+
+using catalog::Affinity;
+
+enum class Op : uint8_t {
+  kConst,     // k
+  kParam,     // col: 0-based parameter index
+  kColumn,    // src, col: record position (or -1: the rowid); flags kRealColumn
+  kGroupCol,  // col: captured value of the current group
+  kAggRef,    // col: aggregate slot of the current group
+  kUnary,     // sub: sql::UnaryOp; a
+  kBinary,    // sub: sql::BinaryOp; a, b; aff: comparison affinity
+  kIsNull,    // a; kNegated
+  kBetween,   // a BETWEEN b AND c; kNegated; aff
+  kLike,      // sub: sql::LikeOp; a LIKE b [ESCAPE c]; kNegated
+  kInList,    // a IN (list); kNegated; aff
+  kInSelect,  // a IN (subquery col); kNegated
+  kExists,    // subquery col
+  kScalar,    // subquery col
+  kCase,      // [a] list of (when, then) pairs [ELSE b]
+  kCast,      // a AS aff
+  kFunction,  // col: index into func's scalar function table; list of arguments
+};
+
+struct Node {
+  enum Flags : uint8_t { kNegated = 1, kRealColumn = 2 };
+  Op op = Op::kConst;
+  uint8_t sub = 0;
+  uint8_t flags = 0;
+  Affinity aff = Affinity::kNone;  // for comparisons; for kCast the target
+  int32_t a = -1, b = -1, c = -1;
+  int32_t src = -1;
+  int32_t col = -1;
+  uint32_t list = 0, nlist = 0;  // slice of Program::lists
+  Value k;
+};
+
+struct AggSpec {
+  func::AggregateKind kind = func::AggregateKind::kCount;
+  bool distinct = false;
+  int32_t arg = -1;   // node
+  int32_t arg2 = -1;  // group_concat separator
+};
+
+enum class Access : uint8_t {
+  kScan,        // every row (of the table, or of the index when `index` is set)
+  kRowidEq,     // eq[0]
+  kRowidRange,  // lo / hi
+  kRowidIn,     // rowid IN (eq...): one seek per distinct key, in key order
+  kIndex,       // eq prefix of `index`, then lo / hi on the next column
+  kSubquery,    // rows of a FROM subquery or view, materialised
+  kOneRow,      // no FROM clause
+};
+
+struct Level {
+  int src = -1;
+  const catalog::TableInfo* table = nullptr;
+  std::string display;  // name for EXPLAIN: alias or table name
+  int subquery = -1;
+  Access access = Access::kScan;
+  const catalog::IndexInfo* index = nullptr;
+  bool covering = false;  // the index alone answers; the table is not read
+  bool reverse = false;   // walk backwards (ORDER BY ... DESC on the rowid)
+  bool rowid_order = false;  // ORDER BY relies on rowid order: keep the table scan
+  std::vector<int32_t> eq;  // key nodes
+  std::vector<Affinity> eq_aff;  // comparison affinity of each equality
+  int32_t lo = -1, hi = -1;
+  Affinity lo_aff = Affinity::kNone, hi_aff = Affinity::kNone;
+  bool lo_inclusive = true, hi_inclusive = true;
+  std::vector<int32_t> on_filters;     // decide whether the row joins
+  // on_filters without the conjuncts a rowid seek with integer keys already
+  // guarantees (the executor picks this list when the keys were exact).
+  std::vector<int32_t> residual_filters;
+  std::vector<int32_t> where_filters;  // for LEFT JOIN levels: checked after null-extension
+  bool left_join = false;
+};
+
+struct Core {
+  std::vector<Level> levels;
+  std::vector<int32_t> constant_filters;  // refer to no source of this core
+  std::vector<int32_t> results;           // visible + hidden sort columns
+  bool aggregate = false;
+  std::vector<int32_t> group_by;  // normal nodes
+  int32_t having = -1;            // aggregate-mode node
+  std::vector<AggSpec> aggs;
+  std::vector<int32_t> captures;  // normal nodes whose values a group keeps
+  bool distinct = false;
+  bool values = false;                          // a VALUES core: rows of constants
+  std::vector<std::vector<int32_t>> value_rows;
+};
+
+struct SortKey {
+  int column = 0;  // in the output row (hidden columns follow the visible ones)
+  bool desc = false;
+};
+
+struct Select {
+  std::vector<Core> cores;
+  std::vector<sql::CompoundOp> ops;
+  std::vector<SortKey> order;
+  bool sort_needed = false;  // false: the loop order already satisfies ORDER BY
+  int32_t limit = -1, offset = -1;
+  int visible = 0;
+  int width = 0;  // visible + hidden
+  std::vector<std::string> names;
+  std::vector<Affinity> affinities;  // of each visible column, for views and IN
+  std::vector<std::string> aliases;  // AS names ("" when none), for ORDER BY
+  bool correlated = false;           // refers to a source of an enclosing query
+  std::vector<int> outer_refs;       // sources of enclosing queries it reads
+};
+
+// INSERT, UPDATE and DELETE on one table.
+struct Dml {
+  enum class Kind : uint8_t { kInsert, kUpdate, kDelete };
+  Kind kind = Kind::kInsert;
+  const catalog::TableInfo* table = nullptr;
+  sql::ConflictAction conflict = sql::ConflictAction::kDefault;
+  // INSERT: rows of `source` (a select); column_map[c] is the source column
+  // for table column c, or -1 for its default (defaults[c], a node or -1).
+  int source = -1;
+  bool materialize_source = false;  // the source reads the target table
+  std::vector<int> column_map;
+  int rowid_source = -1;  // source column given for the rowid itself
+  std::vector<int32_t> defaults;
+  // UPDATE / DELETE: the rows of `level` (one table) that pass `filters`.
+  Level level;
+  std::vector<int32_t> filters;
+  std::vector<std::pair<int, int32_t>> sets;  // table column (-1: rowid), value node
+  // `level` and `filters` as a one-table core, so the SELECT loop finds the rows.
+  Core scan;
+  Select scan_select;
+};
+
+// Everything a statement runs: nodes, subqueries, sources.
+struct Program {
+  std::vector<Node> nodes;
+  std::vector<int32_t> lists;
+  std::vector<std::unique_ptr<std::string>> strings;  // bytes of constants
+  std::deque<Select> selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
+  int source_count = 0;
+  int parameter_count = 0;
+  std::unique_ptr<Dml> dml;
+
+  const Node& node(int32_t i) const { return nodes[static_cast<size_t>(i)]; }
+};
+
+}  // namespace engine::plan

@@ -1,0 +1,435 @@
+#include "engine/planner/planner.h"
+
+#include <algorithm>
+
+#include "engine/func/scalar_functions.h"
+#include "engine/sql/parser.h"
+
+namespace engine::plan {
+
+using catalog::EqualsNoCase;
+
+namespace {
+
+bool IsRowidName(std::string_view n) {
+  return EqualsNoCase(n, "rowid") || EqualsNoCase(n, "oid") || EqualsNoCase(n, "_rowid_");
+}
+
+bool IsComparison(sql::BinaryOp op) {
+  switch (op) {
+    case sql::BinaryOp::kEq:
+    case sql::BinaryOp::kNe:
+    case sql::BinaryOp::kIs:
+    case sql::BinaryOp::kIsNot:
+    case sql::BinaryOp::kLt:
+    case sql::BinaryOp::kLe:
+    case sql::BinaryOp::kGt:
+    case sql::BinaryOp::kGe: return true;
+    default: return false;
+  }
+}
+
+using func::ComparisonAffinity;
+
+}  // namespace
+
+Planner::Planner(const catalog::Schema& schema, Program* program)
+    : schema_(schema), prog_(program) {}
+
+int32_t Planner::AddNode(const Node& n) {
+  prog_->nodes.push_back(n);
+  return static_cast<int32_t>(prog_->nodes.size() - 1);
+}
+
+int Planner::NewSource() {
+  used_.emplace_back();
+  return prog_->source_count++;
+}
+
+void Planner::MarkUsed(int src, int col) {
+  auto& u = used_[static_cast<size_t>(src)];
+  const size_t slot = col < 0 ? 0 : static_cast<size_t>(col) + 1;
+  if (u.size() <= slot) u.resize(slot + 1, false);
+  u[slot] = true;
+}
+
+Status Planner::AddValue(const Value& v, Node* n) {
+  if (v.is_bytes()) {
+    prog_->strings.push_back(std::make_unique<std::string>(v.data(), v.size()));
+    const std::string& s = *prog_->strings.back();
+    n->k = v.type() == ValueType::kText ? Value::Text(s.data(), s.size())
+                                        : Value::Blob(s.data(), s.size());
+  } else {
+    n->k = v;
+  }
+  return Status::OK();
+}
+
+Affinity Planner::ExprAffinity(int32_t id) const {
+  const Node& n = prog_->node(id);
+  switch (n.op) {
+    case Op::kColumn:
+    case Op::kGroupCol:
+    case Op::kCast: return n.aff;
+    case Op::kScalar: {
+      const Select& s = prog_->selects[static_cast<size_t>(n.src)];
+      return s.affinities.empty() ? Affinity::kNone : s.affinities[0];
+    }
+    default: return Affinity::kNone;
+  }
+}
+
+void Planner::SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::ExprId>* out) {
+  if (id == sql::kNoExpr) return;
+  const sql::Expr& e = ast.expr(id);
+  if (e.kind == sql::ExprKind::kBinary && e.binary_op() == sql::BinaryOp::kAnd) {
+    SplitAnd(ast, e.left, out);
+    SplitAnd(ast, e.right, out);
+    return;
+  }
+  out->push_back(id);
+}
+
+Result<int32_t> Planner::CompileExpr(const sql::Ast& ast, sql::ExprId id, const Scope* scope) {
+  return Compile(ast, id, scope);
+}
+
+Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
+                                       const Scope* scope) {
+  const std::string_view name = ast.str(e.u.ids.a);
+  const std::string_view qual = ast.str(e.u.ids.b);
+  for (const Scope* s = scope; s != nullptr; s = s->parent) {
+    const ScopeItem* found = nullptr;
+    int col = -2;  // -1: rowid
+    for (const ScopeItem& item : s->items) {
+      if (!qual.empty() && !EqualsNoCase(item.name, qual)) continue;
+      int c = -2;
+      if (item.table != nullptr) {
+        c = item.table->FindColumn(name);
+        if (c < 0) {
+          c = IsRowidName(name) ? -1 : -2;
+        } else if (c == item.table->rowid_alias) {
+          c = -1;
+        }
+      } else {
+        for (size_t i = 0; i < item.columns.size(); ++i) {
+          if (EqualsNoCase(item.columns[i], name)) {
+            c = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      if (c == -2) continue;
+      if (qual.empty()) {
+        bool hidden = false;
+        for (const auto& h : item.using_hidden) hidden |= EqualsNoCase(h, name);
+        if (hidden) continue;
+      }
+      if (found != nullptr) {
+        return Status::SqlError("ambiguous column name: " +
+                                (qual.empty() ? std::string(name)
+                                              : std::string(qual) + "." + std::string(name)));
+      }
+      found = &item;
+      col = c;
+    }
+    if (found == nullptr) continue;
+    // Every query between the reference and its source is correlated.
+    for (const Scope* t = scope; t != s; t = t->parent) {
+      if (t->select != nullptr) {
+        t->select->correlated = true;
+        t->select->outer_refs.push_back(found->src);
+      }
+    }
+    Node n;
+    n.op = Op::kColumn;
+    n.src = found->src;
+    n.col = col;
+    if (found->table != nullptr) {
+      n.aff = col < 0 ? Affinity::kInteger
+                      : found->table->columns[static_cast<size_t>(col)].affinity;
+      if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
+    } else if (col >= 0 && static_cast<size_t>(col) < found->affinities.size()) {
+      n.aff = found->affinities[static_cast<size_t>(col)];
+    }
+    MarkUsed(found->src, col);
+    int32_t id = AddNode(n);
+    if (s->agg_core != nullptr && s != suppress_capture_) {
+      auto& caps = s->agg_core->captures;
+      for (size_t i = 0; i < caps.size(); ++i) {
+        const Node& c = prog_->node(caps[i]);
+        if (c.src == n.src && c.col == n.col) {
+          Node g;
+          g.op = Op::kGroupCol;
+          g.col = static_cast<int32_t>(i);
+          g.aff = n.aff;
+          g.flags = n.flags;
+          return AddNode(g);
+        }
+      }
+      caps.push_back(id);
+      Node g;
+      g.op = Op::kGroupCol;
+      g.col = static_cast<int32_t>(caps.size() - 1);
+      g.aff = n.aff;
+      g.flags = n.flags;
+      return AddNode(g);
+    }
+    return id;
+  }
+  if (e.has(sql::Expr::kDoubleQuoted) && qual.empty()) {
+    Node n;
+    ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(name), &n));
+    return AddNode(n);
+  }
+  return Status::SqlError("no such column: " +
+                          (qual.empty() ? std::string(name)
+                                        : std::string(qual) + "." + std::string(name)));
+}
+
+bool Planner::IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const {
+  const sql::Expr& e = ast.expr(id);
+  if (e.kind != sql::ExprKind::kFunction) return false;
+  return func::FindAggregate(ast.str(e.u.ids.a),
+                             e.has(sql::Expr::kStar) ? 0 : static_cast<int>(e.list_size),
+                             e.has(sql::Expr::kStar))
+      .has_value();
+}
+
+bool Planner::HasAggregate(const sql::Ast& ast, sql::ExprId id) const {
+  if (id == sql::kNoExpr) return false;
+  const sql::Expr& e = ast.expr(id);
+  if (IsAggregateCall(ast, id)) return true;
+  switch (e.kind) {
+    case sql::ExprKind::kSubquery:
+    case sql::ExprKind::kExists: return false;
+    case sql::ExprKind::kInSelect: return HasAggregate(ast, e.left);
+    default: break;
+  }
+  if (HasAggregate(ast, e.left) || HasAggregate(ast, e.right) || HasAggregate(ast, e.third)) {
+    return true;
+  }
+  if (e.kind == sql::ExprKind::kInList || e.kind == sql::ExprKind::kCase ||
+      e.kind == sql::ExprKind::kFunction) {
+    const sql::ExprId* l = ast.list(e);
+    for (uint32_t i = 0; i < e.list_size; ++i) {
+      if (HasAggregate(ast, l[i])) return true;
+    }
+  }
+  return false;
+}
+
+Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e,
+                                         const Scope* scope) {
+  const std::string name(ast.str(e.u.ids.a));
+  const int nargs = e.has(sql::Expr::kStar) ? 0 : static_cast<int>(e.list_size);
+  const sql::ExprId* args = ast.list(e);
+  const auto agg = func::FindAggregate(name, nargs, e.has(sql::Expr::kStar));
+  if (agg.has_value()) {
+    const Scope* agg_scope = scope;
+    if (agg_scope == nullptr || agg_scope->agg_core == nullptr || suppress_capture_ != nullptr) {
+      return Status::SqlError("misuse of aggregate function " + name + "()");
+    }
+    AggSpec spec;
+    spec.kind = *agg;
+    spec.distinct = e.has(sql::Expr::kDistinct);
+    if (spec.distinct && nargs != 1) {
+      return Status::SqlError("DISTINCT aggregates must have exactly one argument");
+    }
+    suppress_capture_ = agg_scope;
+    Result<int32_t> a = nargs > 0 ? Compile(ast, args[0], scope) : Result<int32_t>(-1);
+    Result<int32_t> b = nargs > 1 ? Compile(ast, args[1], scope) : Result<int32_t>(-1);
+    suppress_capture_ = nullptr;
+    if (!a.ok()) return a.status();
+    if (!b.ok()) return b.status();
+    spec.arg = *a;
+    spec.arg2 = *b;
+    Core* core = agg_scope->agg_core;
+    core->aggs.push_back(spec);
+    Node n;
+    n.op = Op::kAggRef;
+    n.col = static_cast<int32_t>(core->aggs.size() - 1);
+    return AddNode(n);
+  }
+  if (e.has(sql::Expr::kStar)) {
+    return Status::SqlError("wrong number of arguments to function " + name + "()");
+  }
+  if (e.has(sql::Expr::kDistinct)) {
+    return Status::SqlError("DISTINCT aggregates must have exactly one argument");
+  }
+  const func::ScalarFunction* fn = nullptr;
+  ENGINE_RETURN_IF_ERROR(func::LookupScalarFunction(name, nargs, &fn));
+  const int id = static_cast<int>(fn - func::ScalarFunctionsBegin());
+  std::vector<int32_t> compiled;
+  for (int i = 0; i < nargs; ++i) {
+    ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, args[i], scope));
+    compiled.push_back(c);
+  }
+  Node n;
+  n.op = Op::kFunction;
+  n.col = id;
+  n.list = static_cast<uint32_t>(prog_->lists.size());
+  n.nlist = static_cast<uint32_t>(compiled.size());
+  prog_->lists.insert(prog_->lists.end(), compiled.begin(), compiled.end());
+  return AddNode(n);
+}
+
+Result<int32_t> Planner::CompileSubquery(const sql::Ast& ast, const sql::Expr& e,
+                                         const Scope* scope) {
+  // A subquery sees the enclosing scope but never captures group values.
+  const Scope* saved = suppress_capture_;
+  suppress_capture_ = nullptr;
+  Result<int> planned = PlanSelect(ast, e.u.select, scope);
+  suppress_capture_ = saved;
+  if (!planned.ok()) return planned.status();
+  const int sel = *planned;
+  Node n;
+  n.src = sel;
+  if (e.kind == sql::ExprKind::kExists) {
+    n.op = Op::kExists;
+  } else if (e.kind == sql::ExprKind::kSubquery) {
+    n.op = Op::kScalar;
+    if (prog_->selects[static_cast<size_t>(sel)].visible != 1) {
+      return Status::SqlError("sub-select returns " +
+                              std::to_string(prog_->selects[static_cast<size_t>(sel)].visible) +
+                              " columns - expected 1");
+    }
+  } else {
+    n.op = Op::kInSelect;
+    if (prog_->selects[static_cast<size_t>(sel)].visible != 1) {
+      return Status::SqlError("sub-select returns " +
+                              std::to_string(prog_->selects[static_cast<size_t>(sel)].visible) +
+                              " columns - expected 1");
+    }
+    ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+    if (e.has(sql::Expr::kNegated)) n.flags |= Node::kNegated;
+    const Select& s = prog_->selects[static_cast<size_t>(sel)];
+    n.aff = ComparisonAffinity(ExprAffinity(n.a),
+                               s.affinities.empty() ? Affinity::kNone : s.affinities[0]);
+  }
+  return AddNode(n);
+}
+
+Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope) {
+  const sql::Expr& e = ast.expr(id);
+  Node n;
+  switch (e.kind) {
+    case sql::ExprKind::kNull: return AddNode(n);
+    case sql::ExprKind::kInteger: n.k = Value::Integer(e.u.integer); return AddNode(n);
+    case sql::ExprKind::kReal: n.k = Value::Real(e.u.real); return AddNode(n);
+    case sql::ExprKind::kString:
+      ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(ast.str(e.u.ids.a)), &n));
+      return AddNode(n);
+    case sql::ExprKind::kBlob: {
+      std::string_view b = ast.str(e.u.ids.a);
+      ENGINE_RETURN_IF_ERROR(AddValue(Value::Blob(b.data(), b.size()), &n));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kParameter:
+      n.op = Op::kParam;
+      n.col = static_cast<int32_t>(e.u.ids.b) - 1;
+      prog_->parameter_count = std::max(prog_->parameter_count, static_cast<int>(e.u.ids.b));
+      return AddNode(n);
+    case sql::ExprKind::kColumn: return CompileColumn(ast, e, scope);
+    case sql::ExprKind::kUnary: {
+      n.op = Op::kUnary;
+      n.sub = e.op;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kBinary: {
+      n.op = Op::kBinary;
+      n.sub = e.op;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
+      if (IsComparison(e.binary_op())) n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kIsNull: {
+      n.op = Op::kIsNull;
+      n.flags = e.has(sql::Expr::kNegated) ? Node::kNegated : 0;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kBetween: {
+      n.op = Op::kBetween;
+      n.flags = e.has(sql::Expr::kNegated) ? Node::kNegated : 0;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
+      ENGINE_ASSIGN_OR_RETURN(n.c, Compile(ast, e.third, scope));
+      n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kLike: {
+      if (e.like_op() == sql::LikeOp::kMatch || e.like_op() == sql::LikeOp::kRegexp) {
+        return Status::SqlError(std::string("no such function: ") +
+                                (e.like_op() == sql::LikeOp::kMatch ? "MATCH" : "REGEXP"));
+      }
+      n.op = Op::kLike;
+      n.sub = e.op;
+      n.flags = e.has(sql::Expr::kNegated) ? Node::kNegated : 0;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
+      if (e.third != sql::kNoExpr) {
+        ENGINE_ASSIGN_OR_RETURN(n.c, Compile(ast, e.third, scope));
+      }
+      return AddNode(n);
+    }
+    case sql::ExprKind::kInList: {
+      n.op = Op::kInList;
+      n.flags = e.has(sql::Expr::kNegated) ? Node::kNegated : 0;
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      std::vector<int32_t> items;
+      const sql::ExprId* l = ast.list(e);
+      for (uint32_t i = 0; i < e.list_size; ++i) {
+        ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, l[i], scope));
+        items.push_back(c);
+      }
+      n.aff = ExprAffinity(n.a);
+      n.list = static_cast<uint32_t>(prog_->lists.size());
+      n.nlist = static_cast<uint32_t>(items.size());
+      prog_->lists.insert(prog_->lists.end(), items.begin(), items.end());
+      return AddNode(n);
+    }
+    case sql::ExprKind::kInSelect:
+    case sql::ExprKind::kSubquery:
+    case sql::ExprKind::kExists: return CompileSubquery(ast, e, scope);
+    case sql::ExprKind::kCase: {
+      n.op = Op::kCase;
+      if (e.left != sql::kNoExpr) {
+        ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      }
+      if (e.right != sql::kNoExpr) {
+        ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
+      }
+      std::vector<int32_t> items;
+      const sql::ExprId* l = ast.list(e);
+      for (uint32_t i = 0; i < e.list_size; ++i) {
+        ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, l[i], scope));
+        items.push_back(c);
+      }
+      n.list = static_cast<uint32_t>(prog_->lists.size());
+      n.nlist = static_cast<uint32_t>(items.size());
+      prog_->lists.insert(prog_->lists.end(), items.begin(), items.end());
+      return AddNode(n);
+    }
+    case sql::ExprKind::kCast: {
+      n.op = Op::kCast;
+      n.aff = catalog::AffinityOfType(ast.str(e.u.ids.a));
+      ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
+      return AddNode(n);
+    }
+    case sql::ExprKind::kCollate: {
+      const std::string_view coll = ast.str(e.u.ids.a);
+      if (!EqualsNoCase(coll, "BINARY") && !EqualsNoCase(coll, "NOCASE") &&
+          !EqualsNoCase(coll, "RTRIM")) {
+        return Status::SqlError("no such collation sequence: " + std::string(coll));
+      }
+      return Compile(ast, e.left, scope);
+    }
+    case sql::ExprKind::kFunction: return CompileFunction(ast, e, scope);
+  }
+  return Status::SqlError("unsupported expression");
+}
+
+}  // namespace engine::plan

@@ -1,0 +1,109 @@
+// Turns parse trees into plans: resolves every name against the schema (with
+// SQLite's error messages), compiles expressions to plan::Node arrays, splits
+// WHERE into conjuncts, and picks each FROM item's access path (rowid and
+// index seeks, covering scans, index nested-loop joins) and whether ORDER BY
+// needs a sort.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/catalog/schema.h"
+#include "engine/planner/plan.h"
+#include "engine/sql/ast.h"
+#include "engine/util/status.h"
+
+namespace engine::plan {
+
+// One FROM item visible to name resolution.
+struct ScopeItem {
+  std::string name;  // alias, else table name
+  int src = -1;
+  const catalog::TableInfo* table = nullptr;  // null for subqueries and views
+  std::vector<std::string> columns;           // subqueries and views
+  std::vector<Affinity> affinities;
+  bool hidden_rowid = true;  // false for subqueries: no rowid
+  std::vector<std::string> using_hidden;  // USING / NATURAL columns owned by the left side
+};
+
+struct Scope {
+  std::vector<ScopeItem> items;
+  const Scope* parent = nullptr;
+  int first_src = 0;  // sources below belong to enclosing queries
+  Select* select = nullptr;  // marked correlated when a name resolves further out
+  // Aggregate mode: column references become captured group values.
+  Core* agg_core = nullptr;
+};
+
+class Planner {
+ public:
+  Planner(const catalog::Schema& schema, Program* program);
+
+  // INSERT / UPDATE / DELETE into program->dml.
+  Status PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st);
+  Status PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st);
+  Status PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st);
+  // Plans a SELECT; returns its index in program->selects.
+  Result<int> PlanSelect(const sql::Ast& ast, sql::SelectId id, const Scope* outer);
+  // Compiles an expression against `scope` (null: no columns visible).
+  Result<int32_t> CompileExpr(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  // Adds a node and returns its index.
+  int32_t AddNode(const Node& n);
+  // Marks column `col` of `src` as read (for covering index decisions).
+  void MarkUsed(int src, int col);
+  // A source slot for a FROM item (or a DML target).
+  int NewSource();
+  // The affinity an expression node carries into comparisons.
+  Affinity ExprAffinity(int32_t node) const;
+  // Splits a WHERE tree into AND-ed conjuncts.
+  static void SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::ExprId>* out);
+  // Chooses the access path of a single-table DML statement's target.
+  // src_level must map the level's source (see SetSingleLevel).
+  void ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, int level_index);
+  // Makes `src` the only source of the current query level (DML targets).
+  void SetSingleLevel(int src);
+  Status AddValue(const Value& v, Node* n);
+
+ private:
+  struct CoreBinding;
+  Result<const catalog::TableInfo*> WritableTable(const std::string& schema,
+                                                  const std::string& name);
+  void FinishScan(Dml* dml);
+  Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
+                    sql::ExprId where, Scope* scope, Dml* dml);
+  Result<int32_t> Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  Result<int32_t> CompileColumn(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
+  Result<int32_t> CompileFunction(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
+  Result<int32_t> CompileSubquery(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
+  // A reference to column `col` of `item` (captured when `s` is aggregating).
+  Result<int32_t> ColumnRef(const Scope* s, const ScopeItem& item, int col);
+  Status BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const sql::Select& sel,
+                  const Scope* outer, Select* out, Core* core, CoreBinding* bind, bool first);
+  Status AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::JoinType join,
+                     Core* core, CoreBinding* bind,
+                     std::vector<std::pair<const sql::TableRef*, int>>* constraints);
+  Status AddUsing(const std::vector<std::string>& columns, int level, Core* core,
+                  CoreBinding* bind);
+  void FinishCore(Core* core, const CoreBinding& bind);
+  int MaxLevel(int32_t node) const;
+  void FinishCovering(Core* core);
+  bool TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_nodes,
+                       const std::vector<bool>& desc);
+  bool IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const;
+  bool HasAggregate(const sql::Ast& ast, sql::ExprId id) const;
+
+  const catalog::Schema& schema_;
+  Program* prog_;
+  std::vector<std::vector<bool>> used_;  // by source: columns read; last slot: rowid
+  std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
+  int view_depth_ = 0;
+  // While compiling an aggregate's argument: the scope whose columns must
+  // not be captured as group values.
+  const Scope* suppress_capture_ = nullptr;
+  std::vector<int> src_level_;  // source -> level of the core being finished, or -1
+  std::vector<std::pair<int, std::vector<std::string>>> natural_refs_;
+  std::vector<std::string> natural_;
+};
+
+}  // namespace engine::plan

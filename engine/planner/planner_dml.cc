@@ -1,0 +1,165 @@
+// INSERT, UPDATE and DELETE planning: column mapping, defaults, SET
+// expressions, and the access path that finds the rows to change.
+#include "engine/planner/planner.h"
+#include "engine/sql/parser.h"
+
+namespace engine::plan {
+
+using catalog::EqualsNoCase;
+
+namespace {
+
+bool IsRowidName(std::string_view n) {
+  return EqualsNoCase(n, "rowid") || EqualsNoCase(n, "oid") || EqualsNoCase(n, "_rowid_");
+}
+
+}  // namespace
+
+Result<const catalog::TableInfo*> Planner::WritableTable(const std::string& schema,
+                                                         const std::string& name) {
+  if (!schema.empty() && !EqualsNoCase(schema, "main")) {
+    return Status::SqlError("no such table: " + schema + "." + name);
+  }
+  const catalog::TableInfo* t = schema_.FindTable(name);
+  if (t == nullptr) {
+    if (schema_.FindView(name) != nullptr) {
+      return Status::SqlError("cannot modify " + name + " because it is a view");
+    }
+    return Status::SqlError("no such table: " + name);
+  }
+  if (t->root == 1) return Status::SqlError("table " + t->name + " may not be modified");
+  if (t->without_rowid) return Status::NotSupported("WITHOUT ROWID tables are not supported");
+  return t;
+}
+
+Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
+  ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
+  auto dml = std::make_unique<Dml>();
+  dml->kind = Dml::Kind::kInsert;
+  dml->table = t;
+  dml->conflict = st.conflict;
+  const size_t ncol = t->columns.size();
+  dml->column_map.assign(ncol, -1);
+  size_t supplied = ncol;
+  if (!st.columns.empty()) {
+    supplied = st.columns.size();
+    for (size_t i = 0; i < st.columns.size(); ++i) {
+      const int c = t->FindColumn(st.columns[i]);
+      if (c < 0) {
+        if (IsRowidName(st.columns[i])) {
+          dml->rowid_source = static_cast<int>(i);
+          continue;
+        }
+        return Status::SqlError("table " + t->name + " has no column named " + st.columns[i]);
+      }
+      dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
+    }
+  } else {
+    for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
+  }
+  if (st.select) {
+    ENGINE_ASSIGN_OR_RETURN(dml->source, PlanSelect(ast, *st.select, nullptr));
+    const Select& src = prog_->selects[static_cast<size_t>(dml->source)];
+    if (static_cast<size_t>(src.visible) != supplied) {
+      if (st.columns.empty()) {
+        return Status::SqlError("table " + t->name + " has " + std::to_string(ncol) +
+                                " columns but " + std::to_string(src.visible) +
+                                " values were supplied");
+      }
+      return Status::SqlError(std::to_string(src.visible) + " values for " +
+                              std::to_string(supplied) + " columns");
+    }
+    // Reading the table being written needs the rows gathered first.
+    for (size_t i = static_cast<size_t>(dml->source); i < prog_->selects.size(); ++i) {
+      for (const Core& core : prog_->selects[i].cores) {
+        dml->materialize_source |= !core.levels.empty();
+      }
+    }
+  }
+  dml->defaults.assign(ncol, -1);
+  for (size_t c = 0; c < ncol; ++c) {
+    const auto& def = t->columns[c].default_sql;
+    if (!def || dml->column_map[c] >= 0) continue;
+    auto parsed = sql::ParseStatement("SELECT " + *def);
+    if (!parsed.ok()) return parsed.status();
+    views_.push_back(std::make_unique<sql::Statement>(std::move(*parsed)));
+    const sql::Statement& ds = *views_.back();
+    const auto* sel = ds.as<sql::SelectStmt>();
+    if (sel == nullptr) return Status::SqlError("malformed default for " + t->columns[c].name);
+    const sql::Select& s = ds.ast.select(sel->select);
+    ENGINE_ASSIGN_OR_RETURN(dml->defaults[c], Compile(ds.ast, s.cores[0].columns[0].expr, nullptr));
+  }
+  prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+Status Planner::PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t,
+                           const std::string& alias, sql::ExprId where, Scope* scope, Dml* dml) {
+  ScopeItem item;
+  item.name = alias.empty() ? t->name : alias;
+  item.table = t;
+  item.src = NewSource();
+  scope->items.push_back(item);
+  scope->first_src = item.src;
+  dml->table = t;
+  dml->level.src = item.src;
+  dml->level.table = t;
+  dml->level.display = item.name;
+  std::vector<sql::ExprId> terms;
+  SplitAnd(ast, where, &terms);
+  for (sql::ExprId e : terms) {
+    ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, e, scope));
+    dml->filters.push_back(c);
+  }
+  return Status::OK();
+}
+
+void Planner::FinishScan(Dml* dml) {
+  Level lv = dml->level;
+  lv.on_filters = dml->filters;
+  dml->scan.levels.push_back(std::move(lv));
+}
+
+Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
+  ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
+  auto dml = std::make_unique<Dml>();
+  dml->kind = Dml::Kind::kUpdate;
+  dml->conflict = st.conflict;
+  Scope scope;
+  ENGINE_RETURN_IF_ERROR(PlanTarget(ast, t, st.alias, st.where, &scope, dml.get()));
+  for (const auto& [name, expr] : st.assignments) {
+    int c = t->FindColumn(name);
+    if (c < 0 && IsRowidName(name)) c = -1;
+    else if (c < 0) return Status::SqlError("no such column: " + name);
+    if (c == t->rowid_alias) c = -1;
+    ENGINE_ASSIGN_OR_RETURN(int32_t v, Compile(ast, expr, &scope));
+    bool replaced = false;
+    for (auto& s : dml->sets) {
+      if (s.first == c) {
+        s.second = v;  // the last assignment to a column wins, as in SQLite
+        replaced = true;
+      }
+    }
+    if (!replaced) dml->sets.push_back({c, v});
+  }
+  SetSingleLevel(dml->level.src);
+  ChooseAccess(&dml->level, dml->filters, 0);
+  FinishScan(dml.get());
+  prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+Status Planner::PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st) {
+  ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
+  auto dml = std::make_unique<Dml>();
+  dml->kind = Dml::Kind::kDelete;
+  Scope scope;
+  ENGINE_RETURN_IF_ERROR(PlanTarget(ast, t, st.alias, st.where, &scope, dml.get()));
+  SetSingleLevel(dml->level.src);
+  ChooseAccess(&dml->level, dml->filters, 0);
+  FinishScan(dml.get());
+  prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+}  // namespace engine::plan

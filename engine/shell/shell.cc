@@ -1,0 +1,246 @@
+#include "engine/shell/shell.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/func/text_format.h"
+
+namespace engine::shell {
+
+namespace {
+
+int ResultCode(const Status& st) {
+  switch (st.code()) {
+    case Status::Code::kOk: return 0;
+    case Status::Code::kConstraint: return 19;
+    case Status::Code::kCorruption: return 11;
+    case Status::Code::kIOError: return 10;
+    case Status::Code::kBusy: return 5;
+    case Status::Code::kRange: return 25;
+    default: return 1;
+  }
+}
+
+// SQLite reports most SQL errors while preparing; the engine finds some of
+// them (DDL name clashes, unknown tables in DDL) only when it runs.
+bool IsPrepareError(const Status& st) {
+  return st.code() == Status::Code::kSqlError && st.message() != "integer overflow" &&
+         st.message() != "datatype mismatch";
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+}  // namespace
+
+bool IsComplete(std::string_view sql) {
+  bool complete = false;
+  size_t i = 0;
+  while (i < sql.size()) {
+    const char c = sql[i];
+    if (IsSpace(c)) {
+      ++i;
+      continue;
+    }
+    if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
+      while (i < sql.size() && sql[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < sql.size() && sql[i + 1] == '*') {
+      const size_t end = sql.find("*/", i + 2);
+      if (end == std::string_view::npos) return false;
+      i = end + 2;
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`' || c == '[') {
+      const char close = c == '[' ? ']' : c;
+      size_t j = i + 1;
+      while (j < sql.size() && sql[j] != close) ++j;
+      if (j >= sql.size()) return false;
+      i = j + 1;
+      complete = false;
+      continue;
+    }
+    complete = c == ';';
+    ++i;
+  }
+  return complete;
+}
+
+bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, int* code) {
+  size_t pos = 0;
+  std::string line_buf;
+  while (pos < sql.size()) {
+    // The statement's line: where its first token starts.
+    size_t start = pos;
+    while (start < sql.size() && IsSpace(sql[start])) ++start;
+    const int line = first_line + static_cast<int>(std::count(sql.begin(), sql.begin() + static_cast<long>(start), '\n'));
+    size_t tail = 0;
+    auto stmt = db_->Prepare(sql.substr(pos), &tail);
+    if (!stmt.ok()) {
+      *code = ResultCode(stmt.status());
+      if (command_mode) {
+        err_ << "Error: in prepare, " << stmt.status().message() << "\n";
+      } else {
+        err_ << "Parse error near line " << line << ": " << stmt.status().message() << "\n";
+      }
+      return false;
+    }
+    if (!*stmt) break;
+    Statement& s = **stmt;
+    for (;;) {
+      auto r = s.Step();
+      if (!r.ok()) {
+        const Status& st = r.status();
+        *code = ResultCode(st);
+        const bool prep = IsPrepareError(st);
+        if (command_mode) {
+          if (prep) {
+            err_ << "Error: in prepare, " << st.message() << "\n";
+          } else {
+            err_ << "Error: stepping, " << st.message() << " (" << *code << ")\n";
+          }
+        } else if (prep) {
+          err_ << "Parse error near line " << line << ": " << st.message() << "\n";
+        } else {
+          err_ << "Runtime error near line " << line << ": " << st.message() << " (" << *code << ")\n";
+        }
+        return false;
+      }
+      if (!*r) break;
+      line_buf.clear();
+      for (int i = 0; i < s.column_count(); ++i) {
+        if (i > 0) line_buf += '|';
+        func::AppendShellValue(s.column_value(i), &line_buf);
+      }
+      line_buf += '\n';
+      out_ << line_buf;
+    }
+    if (tail == 0) break;
+    pos += tail;
+  }
+  return true;
+}
+
+void Shell::Tables(const std::string& pattern) {
+  std::string sql =
+      "SELECT name FROM sqlite_schema WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%'";
+  if (!pattern.empty()) sql += " AND name LIKE ?1";
+  sql += " ORDER BY 1";
+  auto stmt = db_->Prepare(sql);
+  if (!stmt.ok() || !*stmt) return;
+  if (!pattern.empty()) (void)(*stmt)->BindText(1, pattern);
+  std::vector<std::string> names;
+  for (;;) {
+    auto r = (*stmt)->Step();
+    if (!r.ok() || !*r) break;
+    names.emplace_back((*stmt)->column_text(0));
+  }
+  if (names.empty()) return;
+  size_t maxlen = 0;
+  for (const auto& n : names) maxlen = std::max(maxlen, n.size());
+  size_t ncol = 80 / (maxlen + 2);
+  if (ncol < 1) ncol = 1;
+  const size_t nrow = (names.size() + ncol - 1) / ncol;
+  for (size_t i = 0; i < nrow; ++i) {
+    std::string line;
+    for (size_t j = i; j < names.size(); j += nrow) {
+      if (j >= nrow) line += "  ";
+      line += names[j];
+      line.append(maxlen - names[j].size(), ' ');
+    }
+    out_ << line << "\n";
+  }
+}
+
+void Shell::Schema(const std::string& pattern) {
+  std::string sql =
+      "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'";
+  if (!pattern.empty()) sql += " AND (tbl_name LIKE ?1 OR name LIKE ?1)";
+  sql += " ORDER BY rowid";
+  auto stmt = db_->Prepare(sql);
+  if (!stmt.ok() || !*stmt) return;
+  if (!pattern.empty()) (void)(*stmt)->BindText(1, pattern);
+  for (;;) {
+    auto r = (*stmt)->Step();
+    if (!r.ok() || !*r) break;
+    out_ << (*stmt)->column_text(0) << ";\n";
+  }
+}
+
+bool Shell::DotCommand(const std::string& line) {
+  std::vector<std::string> args;
+  size_t i = 1;
+  while (i < line.size()) {
+    while (i < line.size() && IsSpace(line[i])) ++i;
+    if (i >= line.size()) break;
+    size_t j = i;
+    if (line[i] == '"' || line[i] == '\'') {
+      const char q = line[i];
+      j = line.find(q, i + 1);
+      if (j == std::string::npos) j = line.size();
+      args.push_back(line.substr(i + 1, j - i - 1));
+      i = j + 1;
+      continue;
+    }
+    while (j < line.size() && !IsSpace(line[j])) ++j;
+    args.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  if (args.empty()) return true;
+  if (args[0] == "tables") {
+    Tables(args.size() > 1 ? args[1] : "");
+    return true;
+  }
+  if (args[0] == "schema") {
+    Schema(args.size() > 1 ? args[1] : "");
+    return true;
+  }
+  err_ << "Error: unknown command or invalid arguments:  \"" << args[0]
+       << "\". Enter \".help\" for help\n";
+  return false;
+}
+
+int Shell::RunScript(std::istream& in) {
+  std::string chunk;
+  std::string line;
+  int line_no = 0;
+  int chunk_line = 0;
+  int status = 0;
+  int code = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (chunk.empty()) {
+      size_t k = 0;
+      while (k < line.size() && IsSpace(line[k])) ++k;
+      if (k < line.size() && line[k] == '.' && k == 0) {
+        if (!DotCommand(line)) status = 1;
+        continue;
+      }
+      if (k == line.size()) continue;
+      chunk_line = line_no;
+    }
+    chunk += line;
+    chunk += '\n';
+    if (IsComplete(chunk)) {
+      if (!RunChunk(chunk, chunk_line, false, &code)) status = 1;
+      chunk.clear();
+    }
+  }
+  if (!chunk.empty()) {
+    if (!RunChunk(chunk, chunk_line, false, &code)) status = 1;
+  }
+  out_.flush();
+  return status;
+}
+
+int Shell::RunCommand(std::string_view sql) {
+  if (!sql.empty() && sql[0] == '.') {
+    return DotCommand(std::string(sql)) ? 0 : 1;
+  }
+  int code = 0;
+  const bool ok = RunChunk(sql, 1, true, &code);
+  out_.flush();
+  return ok ? 0 : (code == 0 ? 1 : code);
+}
+
+}  // namespace engine::shell

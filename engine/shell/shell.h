@@ -1,0 +1,43 @@
+// The engine's command-line shell, output-compatible with the sqlite3 shell's
+// default list mode: rows as values joined by '|', NULL as empty text,
+// numbers as sqlite3 renders them, `.tables` and `.schema`, and errors on
+// stderr in the sqlite3 shell's words.
+#pragma once
+
+#include <istream>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "engine/database.h"
+
+namespace engine::shell {
+
+class Shell {
+ public:
+  Shell(Database* db, std::ostream& out, std::ostream& err) : db_(db), out_(out), err_(err) {}
+
+  // Reads SQL and dot-commands from `in` until EOF, as `sqlite3 DB < file`
+  // does. Returns the process exit status (1 after any error).
+  int RunScript(std::istream& in);
+  // Runs the SQL text of `sqlite3 DB "SQL"` (the -c option). Returns the
+  // exit status: 0, or the SQLite result code of the failure.
+  int RunCommand(std::string_view sql);
+
+ private:
+  // Runs the statements of one complete chunk; false after an error.
+  bool RunChunk(std::string_view sql, int first_line, bool command_mode, int* code);
+  bool DotCommand(const std::string& line);
+  void Tables(const std::string& pattern);
+  void Schema(const std::string& pattern);
+
+  Database* db_;
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+// Whether `sql` ends with a complete statement: a ';' outside every quote
+// and comment, followed only by space and comments (sqlite3_complete).
+bool IsComplete(std::string_view sql);
+
+}  // namespace engine::shell
