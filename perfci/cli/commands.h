@@ -13,6 +13,12 @@ using CommandRunner = std::function<int()>;
 
 // Sets *runner when the subcommand is selected.
 void add_version_command(CLI::App& app, CommandRunner* runner);
+void add_run_command(CLI::App& app, CommandRunner* runner);
+void add_env_command(CLI::App& app, CommandRunner* runner);
 void add_contracts_command(CLI::App& app, CommandRunner* runner);
+void add_ab_command(CLI::App& app, CommandRunner* runner);
+void add_aa_command(CLI::App& app, CommandRunner* runner);
+void add_compare_command(CLI::App& app, CommandRunner* runner);
+void add_report_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli

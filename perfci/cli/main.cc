@@ -9,7 +9,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   perfci::cli::CommandRunner runner;
   perfci::cli::add_version_command(app, &runner);
+  perfci::cli::add_run_command(app, &runner);
+  perfci::cli::add_env_command(app, &runner);
   perfci::cli::add_contracts_command(app, &runner);
+  perfci::cli::add_ab_command(app, &runner);
+  perfci::cli::add_aa_command(app, &runner);
+  perfci::cli::add_compare_command(app, &runner);
+  perfci::cli::add_report_command(app, &runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,105 @@
+#include "perfci/bench/hook_state.h"
+
+#include <valgrind/valgrind.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace perfci {
+namespace {
+
+HookSettings read_settings() {
+  HookSettings s;
+  if (const char* events = std::getenv("PERFCI_EVENTS")) {
+    std::stringstream list(events);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      if (name.empty()) continue;
+      std::string error;
+      if (auto ev = try_resolve_event(name, &error))
+        s.events.push_back(*ev);
+      else
+        s.unknown_events.emplace_back(name, error);
+    }
+  }
+  const char* cg = std::getenv("PERFCI_CALLGRIND");
+  s.callgrind = cg && std::string(cg) == "1" && RUNNING_ON_VALGRIND;
+  if (const char* p = std::getenv("PERFCI_PROFILE")) s.profile_period_ns = std::strtoull(p, nullptr, 10);
+  if (const char* out = std::getenv("PERFCI_HOOK_OUT")) s.out_path = out;
+  return s;
+}
+
+std::string read_self_maps() {
+  std::ifstream in("/proc/self/maps");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+const HookSettings& hook_settings() {
+  static const HookSettings settings = read_settings();
+  return settings;
+}
+
+HookState& HookState::get() {
+  // Constructed on first use from a benchmark, destroyed after main returns:
+  // that is when the report is complete.
+  static HookState state;
+  return state;
+}
+
+HookState::~HookState() { write_report(); }
+
+void HookState::add_callgrind_region(std::uint64_t iterations) {
+  std::lock_guard lock(mu_);
+  ++callgrind_regions_;
+  callgrind_iterations_ += iterations;
+}
+
+CpuClockSampler* HookState::sampler() {
+  std::lock_guard lock(mu_);
+  if (!sampler_tried_ && hook_settings().profile_period_ns > 0) {
+    sampler_tried_ = true;
+    sampler_ = std::make_unique<CpuClockSampler>(hook_settings().profile_period_ns);
+    if (!sampler_->error().empty()) errors_.push_back(sampler_->error());
+  }
+  return sampler_ && sampler_->error().empty() ? sampler_.get() : nullptr;
+}
+
+void HookState::note_error(const std::string& message) {
+  std::lock_guard lock(mu_);
+  errors_.push_back(message);
+}
+
+void HookState::write_report() {
+  const auto& settings = hook_settings();
+  if (settings.out_path.empty()) return;
+  std::lock_guard lock(mu_);
+  nlohmann::json j;
+  j["schema"] = "perfci.hook/1";
+  j["callgrind"] = {{"regions", callgrind_regions_}, {"iterations", callgrind_iterations_}};
+  if (settings.profile_period_ns > 0) {
+    nlohmann::json profile;
+    profile["period_ns"] = settings.profile_period_ns;
+    profile["samples"] = sampler_ ? sampler_->samples() : 0;
+    profile["lost"] = sampler_ ? sampler_->lost() : 0;
+    nlohmann::json ips = nlohmann::json::array();
+    if (sampler_)
+      for (const auto& [ip, n] : sampler_->histogram()) ips.push_back({ip, n});
+    profile["ips"] = std::move(ips);
+    // Addresses are only meaningful with the layout of this very process.
+    profile["maps"] = read_self_maps();
+    j["profile"] = std::move(profile);
+  }
+  j["errors"] = errors_;
+  std::ofstream out(settings.out_path, std::ios::trunc);
+  out << j.dump() << "\n";
+  if (!out) std::fprintf(stderr, "perfci hook: cannot write %s\n", settings.out_path.c_str());
+}
+
+}  // namespace perfci

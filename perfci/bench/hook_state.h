@@ -1,0 +1,52 @@
+// What the hook keeps for the whole process: its settings, read once from
+// the environment, and what it writes to PERFCI_HOOK_OUT at exit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "perfci/bench/sampler.h"
+#include "perfci/counters/event_resolver.h"
+
+namespace perfci {
+
+struct HookSettings {
+  std::vector<ResolvedEvent> events;
+  std::vector<std::pair<std::string, std::string>> unknown_events;  // name, message
+  bool callgrind = false;        // PERFCI_CALLGRIND=1 and running on valgrind
+  std::uint64_t profile_period_ns = 0;
+  std::string out_path;
+  bool any() const {
+    return !events.empty() || !unknown_events.empty() || callgrind || profile_period_ns > 0;
+  }
+};
+
+// The settings, parsed once. Cheap to call after the first time.
+const HookSettings& hook_settings();
+
+// Process-wide accumulation, written to PERFCI_HOOK_OUT when the process ends.
+class HookState {
+ public:
+  static HookState& get();
+  ~HookState();
+
+  void add_callgrind_region(std::uint64_t iterations);
+  CpuClockSampler* sampler();  // null when profiling is off
+  void note_error(const std::string& message);
+  // Writes the report file now (also done at exit); for tests.
+  void write_report();
+
+ private:
+  HookState() = default;
+  std::mutex mu_;
+  std::uint64_t callgrind_regions_ = 0;
+  std::uint64_t callgrind_iterations_ = 0;
+  std::unique_ptr<CpuClockSampler> sampler_;
+  bool sampler_tried_ = false;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace perfci

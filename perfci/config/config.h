@@ -1,0 +1,67 @@
+// perfci.json, the project's perfci configuration. This loader validates the
+// sections the meters need (build, suites, meters, events) and keeps the
+// whole document in `raw`, from which other components (metrics thresholds,
+// pairs, contracts, accepted regressions) read and validate their own
+// sections. Errors name the file and the field: "perfci.json: suites[0].binary:
+// expected a non-empty string".
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfci {
+
+inline constexpr const char* kConfigSchema = "perfci.config/1";
+
+struct BuildConfig {
+  std::string preset = "release";
+  std::vector<std::string> targets;
+};
+
+struct CallgrindSuiteConfig {
+  // Each benchmark runs under callgrind this many times, one iteration each
+  // (--benchmark_repetitions with a minimal min_time), so the count is
+  // the same in every run whatever the timing under valgrind.
+  int iterations = 10;
+  // Regex (Google Benchmark syntax) of the benchmarks worth the slowdown.
+  std::string filter = ".*";
+};
+
+struct SuiteConfig {
+  std::string name;
+  std::string binary;  // relative to the build folder
+  std::string filter = ".*";
+  std::optional<double> min_time;  // --benchmark_min_time, seconds
+  CallgrindSuiteConfig callgrind;
+};
+
+struct Config {
+  std::filesystem::path path;  // where it was loaded from; empty for defaults
+  BuildConfig build;
+  std::vector<SuiteConfig> suites;
+  std::vector<std::string> meters{"wall"};
+  std::vector<std::string> events;
+  nlohmann::json raw = nlohmann::json::object();
+
+  // Throws perfci::Error listing the suite names when there is none by this name.
+  const SuiteConfig& suite(const std::string& name) const;
+};
+
+// The meters perfci knows, in the order results list them.
+const std::vector<std::string>& known_meters();
+
+// The events `perfci env` and the counters meter use when perfci.json names none:
+// the hardware basics plus the software fallback group.
+const std::vector<std::string>& default_events();
+
+// Throws perfci::Error ("<origin>: <field>: <problem>").
+Config parse_config(const std::string& text, const std::string& origin);
+Config load_config(const std::filesystem::path& path);
+
+// Validates a comma-separated --meter value against known_meters().
+std::vector<std::string> parse_meter_list(const std::string& list);
+
+}  // namespace perfci

@@ -1,0 +1,110 @@
+#include "perfci/config/config.h"
+
+#include <gtest/gtest.h>
+
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+
+namespace perfci {
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_config(text, "perfci.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Config, ParsesTheProposedShape) {
+  auto c = parse_config(R"({
+    "schema": "perfci.config/1",
+    "build": {"preset": "release", "targets": ["engine_bench"]},
+    "suites": [{"name": "engine", "binary": "engine/bench/engine_bench", "filter": ".*",
+                "min_time": 0.1, "callgrind": {"iterations": 20, "filter": "engine/.*"}}],
+    "meters": ["wall", "callgrind"],
+    "events": ["instructions", "task-clock"],
+    "metrics": {"wall": {"threshold": 0.03}},
+    "contracts": [{"kind": "inline"}]
+  })", "perfci.json");
+  EXPECT_EQ(c.build.targets, std::vector<std::string>{"engine_bench"});
+  ASSERT_EQ(c.suites.size(), 1u);
+  EXPECT_EQ(c.suites[0].binary, "engine/bench/engine_bench");
+  EXPECT_DOUBLE_EQ(*c.suites[0].min_time, 0.1);
+  EXPECT_EQ(c.suites[0].callgrind.iterations, 20);
+  EXPECT_EQ(c.suites[0].callgrind.filter, "engine/.*");
+  EXPECT_EQ(c.meters, (std::vector<std::string>{"wall", "callgrind"}));
+  EXPECT_EQ(c.events, (std::vector<std::string>{"instructions", "task-clock"}));
+  // Other sections are kept for their owners.
+  EXPECT_DOUBLE_EQ(c.raw["metrics"]["wall"]["threshold"].get<double>(), 0.03);
+  EXPECT_EQ(c.suite("engine").name, "engine");
+  EXPECT_THROW(c.suite("nope"), Error);
+}
+
+TEST(Config, DefaultsWhenOptionalSectionsAreAbsent) {
+  auto c = parse_config(R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})",
+                        "x.json");
+  EXPECT_EQ(c.meters, std::vector<std::string>{"wall"});
+  EXPECT_EQ(c.events, default_events());
+  EXPECT_EQ(c.suites[0].filter, ".*");
+  EXPECT_FALSE(c.suites[0].min_time);
+  EXPECT_EQ(c.build.preset, "release");
+}
+
+TEST(Config, ErrorsNameTheFileAndTheField) {
+  EXPECT_EQ(error_of("{"), error_of("{"));  // deterministic
+  EXPECT_NE(error_of("{").find("perfci.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"suites": []})").find("perfci.json: schema: missing"), std::string::npos);
+  EXPECT_NE(error_of(R"({"schema": "perfci.config/9", "suites": []})").find("schema: is"),
+            std::string::npos);
+  const std::string head = R"({"schema": "perfci.config/1", )";
+  EXPECT_NE(error_of(head + R"("suites": []})").find("suites: expected a non-empty array"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": 3}]})")
+                .find("perfci.json: suites[0].binary: expected a non-empty string"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "/abs"}]})")
+                .find("suites[0].binary: must be relative"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "min_time": -1}]})")
+                .find("suites[0].min_time: expected a positive number"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "callgrind": {"iterations": 0}}]})")
+                .find("suites[0].callgrind.iterations"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "bianry": "c"}]})")
+                .find("suites[0].bianry: unknown field"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}], "meters": ["wall", "cpu"]})")
+                .find("meters[1]: unknown meter 'cpu'"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}, {"name": "a", "binary": "c"}]})")
+                .find("duplicate suite name"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}], "events": "cycles"})")
+                .find("events: expected an array of strings"),
+            std::string::npos);
+}
+
+TEST(Config, LoadNamesTheMissingFile) {
+  try {
+    load_config("/nonexistent/perfci.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/perfci.json"), std::string::npos);
+  }
+  TempDir dir;
+  write_file_atomic(dir.path() / "perfci.json",
+                    R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})");
+  EXPECT_EQ(load_config(dir.path() / "perfci.json").path, dir.path() / "perfci.json");
+}
+
+TEST(Config, MeterList) {
+  EXPECT_EQ(parse_meter_list("wall,counters,wall"), (std::vector<std::string>{"wall", "counters"}));
+  EXPECT_THROW(parse_meter_list("wall,bogus"), Error);
+  EXPECT_THROW(parse_meter_list(""), Error);
+}
+
+}  // namespace
+}  // namespace perfci

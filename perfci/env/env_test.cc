@@ -1,0 +1,60 @@
+#include <errno.h>
+#include <gtest/gtest.h>
+
+#include "perfci/counters/fake_perf_backend.h"
+#include "perfci/counters/pmu_info.h"
+#include "perfci/env/build_info.h"
+#include "perfci/env/event_probe.h"
+#include "perfci/env/fingerprint.h"
+#include "perfci/util/error.h"
+
+namespace perfci {
+namespace {
+
+TEST(Fingerprint, CollectsTheFactsOfThisMachine) {
+  auto f = collect_fingerprint();
+  EXPECT_GT(f.logical_cpus, 0);
+  EXPECT_FALSE(f.kernel.empty());
+  EXPECT_EQ(f.hardware_pmu(), hardware_pmu_present());
+  nlohmann::json j = f;
+  for (const char* key : {"cpu_model", "logical_cpus", "kernel", "hardware_pmu",
+                          "perf_event_paranoid", "aslr", "cpufreq_governor", "turbo",
+                          "load_average", "valgrind", "smt_active"})
+    EXPECT_TRUE(j.contains(key)) << key;
+}
+
+TEST(EventProbe, ReportsEachEventWithItsStatus) {
+  FakePerfBackend fake;
+  fake.fail_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, ENOENT);
+  fake.fail_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, EACCES);
+  fake.set_count(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 10);
+  auto probes = probe_events({"instructions", "task-clock", "cpu-migrations", "nope-event"}, fake);
+  ASSERT_EQ(probes.size(), 4u);
+  EXPECT_EQ(probes[0].reading.status, EventStatus::kUnsupported);
+  EXPECT_NE(probes[0].explanation.find("ENOENT"), std::string::npos);
+  EXPECT_EQ(probes[1].reading.status, EventStatus::kOk);
+  EXPECT_TRUE(probes[1].software);
+  EXPECT_EQ(probes[2].reading.status, EventStatus::kNoPermission);
+  EXPECT_NE(probes[2].explanation.find("perf_event_paranoid"), std::string::npos);
+  EXPECT_EQ(probes[3].reading.status, EventStatus::kUnknown);
+  EXPECT_NE(probes[3].explanation.find("nope-event"), std::string::npos);
+  nlohmann::json j = probes[0];
+  EXPECT_EQ(j["status"], "unsupported");
+  EXPECT_EQ(j["errno"], ENOENT);
+}
+
+TEST(EventProbe, SoftwareEventsAreCountedOnThisMachine) {
+  auto probes = probe_events({"task-clock", "page-faults"});
+  for (const auto& p : probes)
+    EXPECT_TRUE(has_value(p.reading.status)) << p.name << ": " << p.explanation;
+}
+
+TEST(BuildInfo, ReadsProducerAndBuildIdOfThisBinary) {
+  auto info = read_build_info("/proc/self/exe");
+  EXPECT_FALSE(info.producer.empty());
+  EXPECT_FALSE(info.build_id.empty());
+  EXPECT_THROW(read_build_info("/nonexistent"), Error);
+}
+
+}  // namespace
+}  // namespace perfci

@@ -1,0 +1,85 @@
+#include "perfci/meters/callgrind_meter.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "perfci/meters/callgrind_output.h"
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+
+namespace perfci {
+
+std::string valgrind_version(const std::string& valgrind) {
+  SubprocessOptions o;
+  o.argv = {valgrind, "--version"};
+  o.timeout = std::chrono::seconds(30);
+  auto r = run_subprocess(o);
+  if (!r.ok()) return {};
+  std::string v = r.out;
+  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
+  return v;
+}
+
+BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,
+                                    const CallgrindOptions& o) {
+  BenchmarkResult b;
+  b.name = name;
+  // Same-length paths every run (mkdtemp), so the environment's size, and
+  // with it the stack layout, does not vary between runs.
+  TempDir dir("perfci-cg");
+  std::string cg_out = (dir.path() / "callgrind.out").string();
+  std::string hook_out = (dir.path() / "hook.json").string();
+  std::vector<std::string> args{"--tool=callgrind",
+                                "--instr-atstart=no",
+                                "--collect-atstart=no",
+                                "--compress-strings=no",
+                                "--compress-pos=no",
+                                "--callgrind-out-file=" + cg_out,
+                                binary,
+                                "--benchmark_filter=" + exact_filter(name),
+                                // The first one-iteration run already exceeds a
+                                // nanosecond, so each repetition is exactly
+                                // one iteration, whatever valgrind's speed.
+                                "--benchmark_min_time=0.000000001",
+                                "--benchmark_repetitions=" + std::to_string(o.iterations),
+                                "--benchmark_format=json"};
+  auto opts = benchmark_process(o.valgrind, args, o.conditions,
+                                {{"PERFCI_CALLGRIND", "1"}, {"PERFCI_HOOK_OUT", hook_out}});
+  auto r = run_subprocess(opts);
+  if (!r.ok()) {
+    b.error = failure_message("callgrind run of " + name + ":", r);
+    return b;
+  }
+  if (!std::filesystem::exists(hook_out)) {
+    b.error = "callgrind run of " + name +
+              ": the hook wrote no report; the benchmark must use perfci::BenchHook";
+    return b;
+  }
+  try {
+    auto hook = nlohmann::json::parse(read_file(hook_out));
+    std::uint64_t regions = hook.at("callgrind").at("regions").get<std::uint64_t>();
+    std::uint64_t iterations = hook.at("callgrind").at("iterations").get<std::uint64_t>();
+    if (regions == 0 || iterations == 0) {
+      b.error = "callgrind run of " + name +
+                ": the hook measured no region; the benchmark must use perfci::BenchHook";
+      return b;
+    }
+    CallgrindProfile profile = parse_callgrind_output(read_file(cg_out), cg_out);
+    CallgrindResult c;
+    c.iterations = iterations;
+    c.total_ir = profile.total_ir;
+    c.ir_per_iteration = static_cast<double>(profile.total_ir) / static_cast<double>(iterations);
+    profile.functions.resize(std::min(profile.functions.size(), o.top_functions));
+    c.functions = std::move(profile.functions);
+    b.iterations = static_cast<std::int64_t>(iterations);
+    b.callgrind = std::move(c);
+  } catch (const Error& e) {
+    b.error = "callgrind run of " + name + ": " + e.what();
+  } catch (const nlohmann::json::exception& e) {
+    b.error = "callgrind run of " + name + ": the hook's report " + hook_out +
+              " is unreadable: " + e.what();
+  }
+  return b;
+}
+
+}  // namespace perfci

@@ -1,0 +1,22 @@
+// Reads callgrind's output format (compressed or not): the total of the
+// collected events and, per function, self and inclusive cost of the "Ir"
+// event. See valgrind's docs/callgrind-format.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfci/runner/results.h"
+
+namespace perfci {
+
+struct CallgrindProfile {
+  std::uint64_t total_ir = 0;           // the file's totals/summary line
+  std::vector<FunctionCost> functions;  // descending self_ir, then name
+};
+
+// Throws perfci::Error ("<origin>:<line>: ...") on malformed input.
+CallgrindProfile parse_callgrind_output(const std::string& text, const std::string& origin);
+
+}  // namespace perfci

@@ -1,0 +1,104 @@
+#include "perfci/meters/callgrind_output.h"
+
+#include <gtest/gtest.h>
+
+#include "perfci/util/error.h"
+
+namespace perfci {
+namespace {
+
+// Several functions, compressed names referenced again later, a call with
+// its inclusive cost, a second event column, and subposition compression.
+constexpr const char* kOutput = R"(# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 4242
+cmd: ./fixture_bench --benchmark_filter=^BM_sum$
+part: 1
+
+desc: I1 cache:
+desc: Timerange: Basic block 0 - 900
+desc: Trigger: Program termination
+
+positions: line
+events: Ir Dr
+summary: 1450 12
+
+ob=(1) /build/fixture_bench
+fl=(1) fixture_bench.cc
+fn=(1) BM_sum(benchmark::State&)
+10 100 2
++2 50
+cfl=(1)
+cfn=(2) fixture_sum(int const*, int)
+calls=10 20
+* 1200 9
+-1 20
+
+fn=(2)
+20 1000 8
++1 200
+ob=(2) /lib/x86_64-linux-gnu/libc.so.6
+fl=(2) ???
+fn=(3) memcpy
+0 80 1
+
+totals: 1450 12
+)";
+
+const FunctionCost* find(const CallgrindProfile& p, const std::string& name) {
+  for (const auto& f : p.functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+TEST(CallgrindOutput, SelfAndInclusiveCostsOfSeveralFunctions) {
+  auto p = parse_callgrind_output(kOutput, "cg.out");
+  EXPECT_EQ(p.total_ir, 1450u);
+  ASSERT_EQ(p.functions.size(), 3u);
+  // Sorted by self cost.
+  EXPECT_EQ(p.functions[0].name, "fixture_sum(int const*, int)");
+  EXPECT_EQ(p.functions[0].self_ir, 1200u);
+  EXPECT_EQ(p.functions[0].inclusive_ir, 1200u);
+  EXPECT_EQ(p.functions[0].object, "/build/fixture_bench");
+  const auto* bm = find(p, "BM_sum(benchmark::State&)");
+  ASSERT_NE(bm, nullptr);
+  EXPECT_EQ(bm->self_ir, 170u);
+  EXPECT_EQ(bm->inclusive_ir, 1370u);
+  const auto* mc = find(p, "memcpy");
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->object, "/lib/x86_64-linux-gnu/libc.so.6");
+  EXPECT_EQ(mc->self_ir, 80u);
+  std::uint64_t self = 0;
+  for (const auto& f : p.functions) self += f.self_ir;
+  EXPECT_EQ(self, p.total_ir);
+}
+
+TEST(CallgrindOutput, UncompressedNamesAndMissingTotals) {
+  auto p = parse_callgrind_output("events: Ir\nfn=a\n1 5\nfn=b\n2 7\nfn=a\n3 1\n", "x");
+  EXPECT_EQ(p.total_ir, 13u);
+  ASSERT_EQ(p.functions.size(), 2u);
+  EXPECT_EQ(p.functions[0].name, "b");
+  EXPECT_EQ(find(p, "a")->self_ir, 6u);
+}
+
+TEST(CallgrindOutput, MalformedInputSaysWhere) {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_callgrind_output(text, "cg.out");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("hello\n").find("not a callgrind output file"), std::string::npos);
+  EXPECT_NE(error_of("events: Ir\nfn=(3)\n1 2\n").find("cg.out:2: name id (3) used before"),
+            std::string::npos);
+  EXPECT_NE(error_of("events: Ir\nfn=a\n1 x\n").find("cg.out:3: expected a cost"), std::string::npos);
+  EXPECT_NE(error_of("events: Ir\n1 2\n").find("outside any function"), std::string::npos);
+  EXPECT_NE(error_of("events: Dr\n").find("no Ir"), std::string::npos);
+  EXPECT_NE(error_of("events: Ir\nbogus=1\n").find("unknown specification"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfci

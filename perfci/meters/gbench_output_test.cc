@@ -1,0 +1,106 @@
+#include "perfci/meters/gbench_output.h"
+
+#include <errno.h>
+#include <gtest/gtest.h>
+
+#include "perfci/meters/benchmark_process.h"
+#include "perfci/util/error.h"
+
+namespace perfci {
+namespace {
+
+constexpr const char* kJson = R"({
+  "context": {"date": "x"},
+  "benchmarks": [
+    {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "iterations": 100,
+     "real_time": 2.0, "cpu_time": 1.5, "time_unit": "us",
+     "perf.task-clock": 1500.0, "perf.task-clock/txn": 375.0, "perf.transactions": 4,
+     "perf.instructions.unsupported": 2, "perf.cycles.no_permission": 13,
+     "perf.page-faults": 0.5, "perf.page-faults.scale": 2.5, "perf.bogus.unknown": 1},
+    {"name": "BM_a_mean", "run_name": "BM_a", "run_type": "aggregate", "iterations": 1,
+     "real_time": 99, "cpu_time": 99, "time_unit": "ns"},
+    {"name": "BM_rep", "run_name": "BM_rep", "run_type": "iteration", "iterations": 10,
+     "real_time": 10, "cpu_time": 10, "time_unit": "ns"},
+    {"name": "BM_rep", "run_name": "BM_rep", "run_type": "iteration", "iterations": 30,
+     "real_time": 20, "cpu_time": 20, "time_unit": "ns"},
+    {"name": "BM_err", "run_name": "BM_err", "run_type": "iteration", "error_occurred": true,
+     "error_message": "no database", "iterations": 0, "real_time": 0, "cpu_time": 0,
+     "time_unit": "ns"},
+    {"name": "BM_plain", "run_name": "BM_plain", "iterations": 5, "real_time": 1,
+     "cpu_time": 1, "time_unit": "ms", "items_per_second": 7}
+  ]})";
+
+TEST(GbenchOutput, ParsesTimesPerIterationInNanoseconds) {
+  auto runs = parse_gbench_json(kJson, "out.json");
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].name, "BM_a");
+  EXPECT_EQ(runs[0].iterations, 100);
+  EXPECT_DOUBLE_EQ(runs[0].real_time_ns, 2000.0);
+  EXPECT_DOUBLE_EQ(runs[0].cpu_time_ns, 1500.0);
+  // Repetitions merge weighted by iterations; aggregates are skipped.
+  EXPECT_EQ(runs[1].name, "BM_rep");
+  EXPECT_EQ(runs[1].iterations, 40);
+  EXPECT_DOUBLE_EQ(runs[1].real_time_ns, 17.5);
+  EXPECT_NE(runs[2].error.find("no database"), std::string::npos);
+  EXPECT_DOUBLE_EQ(runs[3].real_time_ns, 1e6);
+  EXPECT_EQ(runs[3].counters.count("items_per_second"), 0u);
+}
+
+TEST(GbenchOutput, HookCountersBecomeCounterResultsWithStatuses) {
+  auto runs = parse_gbench_json(kJson, "out.json");
+  auto cs = counters_from_gbench(runs[0], {"task-clock", "instructions", "cycles", "page-faults",
+                                           "bogus", "context-switches"});
+  ASSERT_EQ(cs.size(), 6u);
+  EXPECT_EQ(cs[0].status, EventStatus::kOk);
+  EXPECT_DOUBLE_EQ(*cs[0].per_iteration, 1500.0);
+  EXPECT_DOUBLE_EQ(*cs[0].per_transaction, 375.0);
+  EXPECT_EQ(cs[1].status, EventStatus::kUnsupported);
+  EXPECT_EQ(cs[1].error, ENOENT);
+  EXPECT_FALSE(cs[1].per_iteration);
+  EXPECT_EQ(cs[2].status, EventStatus::kNoPermission);
+  EXPECT_EQ(cs[3].status, EventStatus::kMultiplexed);
+  EXPECT_DOUBLE_EQ(cs[3].scale, 2.5);
+  EXPECT_EQ(cs[4].status, EventStatus::kUnknown);
+  EXPECT_EQ(cs[5].status, EventStatus::kNotCounted);
+  EXPECT_EQ(transactions_from_gbench(runs[0]), 4.0);
+  // A benchmark without the hook has no counters at all, not zeros.
+  EXPECT_TRUE(counters_from_gbench(runs[3], {"task-clock"}).empty());
+}
+
+TEST(GbenchOutput, MalformedOutputIsAnError) {
+  EXPECT_THROW(parse_gbench_json("{", "o"), Error);
+  EXPECT_THROW(parse_gbench_json("{}", "o"), Error);
+  EXPECT_THROW(parse_gbench_json(R"({"benchmarks": [{"name": "x", "iterations": 1,
+      "real_time": 1, "cpu_time": 1, "time_unit": "parsec"}]})", "o"), Error);
+}
+
+TEST(BenchmarkProcess, ExactFilterEscapesRegexCharacters) {
+  EXPECT_EQ(exact_filter("engine/read_join"), "^engine/read_join$");
+  EXPECT_EQ(exact_filter("BM_x/8/min_time:0.100"), "^BM_x/8/min_time:0\\.100$");
+  EXPECT_EQ(exact_filter("a(b)[c]*"), "^a\\(b\\)\\[c\\]\\*$");
+}
+
+TEST(BenchmarkProcess, FixedEnvironmentAndConditions) {
+  ProcessConditions c;
+  c.pin_cpu = 0;
+  auto o = benchmark_process("/bin/true", {"--x"}, c, {{"PERFCI_EVENTS", "task-clock"}});
+  ASSERT_TRUE(o.base_env);
+  EXPECT_EQ(o.base_env->at("LC_ALL"), "C");
+  EXPECT_EQ(o.base_env->at("PERFCI_EVENTS"), "task-clock");
+  EXPECT_EQ(o.base_env->count("PERFCI_SOURCE_DIR"), 0u);
+  EXPECT_TRUE(o.disable_aslr);
+  EXPECT_EQ(o.pin_cpu, 0);
+  EXPECT_EQ(o.argv, (std::vector<std::string>{"/bin/true", "--x"}));
+}
+
+TEST(BenchmarkProcess, MissingBinaryIsAClearError) {
+  try {
+    list_benchmarks("/nonexistent/bench", ".*", {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/bench does not exist"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace perfci

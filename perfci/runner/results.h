@@ -1,0 +1,139 @@
+// The results of measuring one benchmark binary once: the record that
+// `perfci run` writes and that the A/B runner (one record per trial), `check`
+// and `baseline` read. Schema "perfci.results/1":
+//
+// {
+//   "schema": "perfci.results/1",
+//   "tool_version": "0.1.0",
+//   "binary": "/abs/path/engine_bench",
+//   "meters": ["wall", "counters", "callgrind", "profile"],
+//   "events": ["instructions", "task-clock"],
+//   "environment": { ... perfci env --json ... },
+//   "benchmarks": [{
+//     "name": "engine/point_lookup",
+//     "error": "killed by signal 11 ...",           // only when it failed
+//     "iterations": 123456,
+//     "real_time_ns": 812.5, "cpu_time_ns": 810.1,  // per iteration (wall meter)
+//     "transactions_per_iteration": 4,              // when the hook had a divisor
+//     "counters": [{"event": "task-clock", "status": "ok", "per_iteration": 811.0,
+//                   "per_transaction": 202.7, "scale": 1.0},
+//                  {"event": "instructions", "status": "unsupported", "errno": 2}],
+//     "callgrind": {"iterations": 20, "total_ir": 40000, "ir_per_iteration": 2000,
+//                   "functions": [{"name": "f()", "object": "/bin/x", "self_ir": 30000,
+//                                  "inclusive_ir": 40000}]},   // totals, by self desc
+//     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,
+//                 "symbols": [{"symbol": "decode_varint", "share": 0.56, "samples": 532,
+//                              "inlined_into": "Cursor::seek"}]}
+//   }]
+// }
+//
+// Absent meters leave their fields out; a counter without a value never
+// carries one (its status says why).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfci/counters/event_status.h"
+
+namespace perfci {
+
+struct CounterResult {
+  std::string event;
+  EventStatus status = EventStatus::kOk;
+  std::optional<double> per_iteration;    // set iff has_value(status)
+  std::optional<double> per_transaction;  // when the benchmark set a divisor
+  double scale = 1.0;                     // enabled/running; > 1 when multiplexed
+  int error = 0;                          // errno for unsupported / no-permission
+};
+
+struct FunctionCost {
+  std::string name;    // demangled
+  std::string object;  // ELF object (or source file) callgrind attributed it to
+  std::uint64_t self_ir = 0;       // over all measured iterations
+  std::uint64_t inclusive_ir = 0;  // self + callees
+};
+
+struct CallgrindResult {
+  std::uint64_t iterations = 0;
+  std::uint64_t total_ir = 0;
+  double ir_per_iteration = 0;
+  std::vector<FunctionCost> functions;  // descending self_ir
+};
+
+struct SymbolShare {
+  std::string symbol;        // innermost function (an inlined callee where DWARF says so)
+  double share = 0;          // of all samples (or of all Ir for the callgrind source)
+  std::uint64_t samples = 0;  // samples, or self Ir for the callgrind source
+  std::string inlined_into;  // the out-of-line function, when symbol was inlined
+};
+
+struct ProfileResult {
+  std::string source;  // "cpu-clock" (sampling) or "callgrind" (deterministic)
+  std::uint64_t samples = 0;
+  std::uint64_t lost = 0;
+  std::vector<SymbolShare> symbols;  // descending share
+};
+
+struct BenchmarkResult {
+  std::string name;
+  std::string error;  // non-empty: the benchmark failed; the message says how
+  std::int64_t iterations = 0;
+  std::optional<double> real_time_ns;  // per iteration
+  std::optional<double> cpu_time_ns;
+  std::optional<double> transactions_per_iteration;
+  std::vector<CounterResult> counters;
+  std::optional<CallgrindResult> callgrind;
+  std::optional<ProfileResult> profile;
+
+  bool failed() const { return !error.empty(); }
+  const CounterResult* counter(std::string_view event) const;
+};
+
+// One measured value of a benchmark, named the way thresholds in perfci.json
+// are: kind "wall" (metric "real_time_ns", "cpu_time_ns"), "counters"
+// (metric = event name, per iteration), "callgrind" (metric "ir").
+struct MetricValue {
+  std::string kind;
+  std::string metric;
+  double value = 0;
+  bool deterministic = false;  // callgrind: one trial suffices
+};
+std::vector<MetricValue> metric_values(const BenchmarkResult& result);
+
+struct RunResults {
+  std::string schema;  // kResultsSchema when written by this version
+  std::string tool_version;
+  std::string binary;
+  std::vector<std::string> meters;
+  std::vector<std::string> events;
+  nlohmann::json environment = nlohmann::json::object();
+  std::vector<BenchmarkResult> benchmarks;
+
+  const BenchmarkResult* find(std::string_view name) const;
+  bool any_failed() const;
+};
+
+// A fresh record stamped with the current schema and tool version.
+RunResults make_run_results();
+
+void to_json(nlohmann::json& j, const CounterResult& v);
+void to_json(nlohmann::json& j, const FunctionCost& v);
+void to_json(nlohmann::json& j, const CallgrindResult& v);
+void to_json(nlohmann::json& j, const SymbolShare& v);
+void to_json(nlohmann::json& j, const ProfileResult& v);
+void to_json(nlohmann::json& j, const BenchmarkResult& v);
+void to_json(nlohmann::json& j, const RunResults& v);
+
+// Throws perfci::Error "<origin>: benchmarks[3].counters[0].status: ..." on
+// anything malformed, including another schema.
+BenchmarkResult benchmark_result_from_json(const nlohmann::json& j, const std::string& origin);
+RunResults run_results_from_json(const nlohmann::json& j, const std::string& origin);
+RunResults load_run_results(const std::string& path);
+void save_run_results(const RunResults& results, const std::string& path);  // atomic
+
+}  // namespace perfci

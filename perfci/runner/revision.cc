@@ -1,0 +1,65 @@
+#include "perfci/runner/revision.h"
+
+#include <cctype>
+
+#include "perfci/util/error.h"
+#include "perfci/util/subprocess.h"
+
+namespace perfci {
+namespace {
+
+SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string> args) {
+  SubprocessOptions o;
+  o.argv = {"git", "-C", repo.string()};
+  for (auto& a : args) o.argv.push_back(std::move(a));
+  // Never prompt (credentials, pagers): perfci runs unattended.
+  o.set_env = {{"GIT_TERMINAL_PROMPT", "0"}, {"GIT_PAGER", "cat"}, {"LC_ALL", "C"}};
+  o.timeout = std::chrono::minutes(2);
+  return run_subprocess(o);
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+void check_revision_syntax(const std::string& revision) {
+  if (revision.empty()) throw Error("an empty revision is not a revision");
+  if (revision.front() == '-')
+    throw Error("'" + revision + "' is not a revision (it starts with '-'; options are not accepted here)");
+  for (unsigned char c : revision)
+    if (c < 0x20 || c == 0x7f || c == ' ')
+      throw Error("'" + revision + "' is not a revision (it contains whitespace or control characters)");
+}
+
+std::filesystem::path git_toplevel(const std::filesystem::path& dir) {
+  auto r = git(dir, {"rev-parse", "--show-toplevel"});
+  if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
+  if (!r.ok())
+    throw Error(dir.string() + " is not inside a git working tree: " + trim(r.err_tail));
+  return trim(r.out);
+}
+
+std::string resolve_commit(const std::filesystem::path& repo, const std::string& revision) {
+  check_revision_syntax(revision);
+  auto r = git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
+  if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
+  std::string hash = trim(r.out);
+  if (!r.ok() || hash.size() < 40)
+    throw Error("unknown revision '" + revision + "' in " + repo.string() +
+                " (git rev-parse --verify found no commit by that name)");
+  for (char c : hash)
+    if (!std::isxdigit(static_cast<unsigned char>(c)))
+      throw Error("git rev-parse returned an unexpected answer for '" + revision + "': " + hash);
+  return hash;
+}
+
+bool worktree_is_dirty(const std::filesystem::path& repo) {
+  auto r = git(repo, {"status", "--porcelain", "--untracked-files=normal"});
+  if (!r.ok()) throw Error("git status failed in " + repo.string() + ": " + trim(r.err_tail));
+  return !trim(r.out).empty();
+}
+
+}  // namespace perfci

@@ -1,0 +1,32 @@
+// Git revisions as the user names them on the command line ("HEAD~1",
+// "main", a hash, or WORKTREE for the uncommitted tree), checked and
+// resolved to a commit hash. git gets them as argv elements after
+// --end-of-options, never through a shell, and anything that could be read
+// as an option is refused before git sees it.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace perfci {
+
+// The uncommitted working tree, built in place.
+inline constexpr const char* kWorktreeRevision = "WORKTREE";
+
+// Throws perfci::Error for text that cannot be a revision: empty, starting
+// with '-', or holding control characters or whitespace.
+void check_revision_syntax(const std::string& revision);
+
+// The top folder of the git working tree that holds `dir`. Throws
+// perfci::Error when `dir` is not inside one (or git is missing).
+std::filesystem::path git_toplevel(const std::filesystem::path& dir);
+
+// The full commit hash `revision` names in the repository at `repo`
+// (git rev-parse --verify --end-of-options REV^{commit}). Throws
+// perfci::Error "unknown revision 'X' in /repo: ..." when git does not know it.
+std::string resolve_commit(const std::filesystem::path& repo, const std::string& revision);
+
+// True when the working tree differs from HEAD (tracked or untracked files).
+bool worktree_is_dirty(const std::filesystem::path& repo);
+
+}  // namespace perfci

@@ -1,0 +1,134 @@
+#include "perfci/util/subprocess.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <thread>
+
+namespace perfci {
+namespace {
+
+SubprocessResult sh(const std::string& script, SubprocessOptions o = {}) {
+  o.argv = {"/bin/sh", "-c", script};
+  return run_subprocess(o);
+}
+
+TEST(Subprocess, CapturesStdoutAndExitStatus) {
+  auto r = sh("printf 'hello\\n'; echo oops >&2; exit 3");
+  EXPECT_TRUE(r.spawn_error.empty());
+  EXPECT_EQ(r.out, "hello\n");
+  EXPECT_EQ(r.err_tail, "oops\n");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.describe(), "exited with status 3");
+}
+
+TEST(Subprocess, ArgumentsAreNeverInterpretedByAShell) {
+  SubprocessOptions o;
+  o.argv = {"printf", "%s|", "a b", ";echo injected", "$(id)"};
+  auto r = run_subprocess(o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out, "a b|;echo injected|$(id)|");
+}
+
+TEST(Subprocess, ReportsSignals) {
+  auto r = sh("kill -SEGV $$");
+  EXPECT_EQ(r.term_signal, SIGSEGV);
+  EXPECT_NE(r.describe().find("signal 11"), std::string::npos) << r.describe();
+}
+
+TEST(Subprocess, MissingProgramIsASpawnError) {
+  SubprocessOptions o;
+  o.argv = {"/nonexistent/perfci-no-such-binary"};
+  auto r = run_subprocess(o);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.spawn_error.find("No such file"), std::string::npos) << r.spawn_error;
+  o.argv = {"perfci-no-such-command-in-path"};
+  r = run_subprocess(o);
+  EXPECT_NE(r.spawn_error.find("not found"), std::string::npos) << r.spawn_error;
+}
+
+TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
+  SubprocessOptions o;
+  o.timeout = std::chrono::milliseconds(300);
+  // The background grandchild keeps stdout open: only a group kill ends it.
+  auto r = sh("sleep 30 & echo $!; wait", o);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.describe().find("timed out"), std::string::npos);
+  pid_t grandchild = std::stoi(r.out);
+  // SIGKILL delivery is asynchronous; give the kernel a moment to reap.
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = ::kill(grandchild, 0) != 0;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // A zombie still answers kill(0); check its state instead.
+  if (!gone) {
+    std::string stat_path = "/proc/" + std::to_string(grandchild) + "/stat";
+    SubprocessOptions cat;
+    cat.argv = {"cat", stat_path};
+    auto s = run_subprocess(cat);
+    gone = !s.ok() || s.out.find(") Z") != std::string::npos;
+  }
+  EXPECT_TRUE(gone);
+}
+
+TEST(Subprocess, EnvironmentIsControlled) {
+  SubprocessOptions o;
+  o.base_env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}, {"KEEP", "1"}};
+  o.set_env = {{"PERFCI_X", "a=b c"}};
+  o.unset_env = {"KEEP"};
+  auto r = sh("echo \"${PERFCI_X}|${KEEP:-unset}|${HOME:-nohome}\"", o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out, "a=b c|unset|nohome\n");
+}
+
+TEST(Subprocess, DisablesAslr) {
+  SubprocessOptions o;
+  o.disable_aslr = true;
+  o.argv = {"cat", "/proc/self/personality"};
+  auto r = run_subprocess(o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  // ADDR_NO_RANDOMIZE is 0x0040000.
+  EXPECT_EQ(std::stoul(r.out, nullptr, 16) & 0x0040000u, 0x0040000u) << r.out;
+}
+
+TEST(Subprocess, PinsToACpu) {
+  SubprocessOptions o;
+  o.pin_cpu = 0;
+  auto r = sh("grep Cpus_allowed_list /proc/self/status", o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_NE(r.out.find(":\t0\n"), std::string::npos) << r.out;
+}
+
+TEST(Subprocess, WorkingDirectoryAndStdin) {
+  SubprocessOptions o;
+  o.cwd = "/";
+  o.stdin_data = "from stdin\n";
+  auto r = sh("pwd; cat", o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out, "/\nfrom stdin\n");
+}
+
+TEST(Subprocess, KeepsOnlyTheTailOfStderrAndLimitsStdout) {
+  SubprocessOptions o;
+  o.stderr_tail = 10;
+  o.stdout_limit = 5;
+  auto r = sh("i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done; echo END >&2;"
+              "echo 0123456789",
+              o);
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.err_tail.size(), 10u);
+  EXPECT_EQ(r.err_tail.substr(r.err_tail.size() - 4), "END\n");
+  EXPECT_EQ(r.out, "01234");
+  EXPECT_TRUE(r.out_truncated);
+}
+
+TEST(Subprocess, FormatCommandQuotes) {
+  EXPECT_EQ(format_command({"a", "b c", "it's"}), "a 'b c' 'it'\\''s'");
+}
+
+}  // namespace
+}  // namespace perfci

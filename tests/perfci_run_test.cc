@@ -1,0 +1,187 @@
+// End to end: `perfci run` and `perfci env` on the fixture benchmark binary
+// (tests/fixtures/bench), as a user would call them.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "perfci/counters/pmu_info.h"
+#include "perfci/runner/results.h"
+#include "perfci/util/files.h"
+#include "perfci/util/subprocess.h"
+
+namespace perfci {
+namespace {
+
+SubprocessResult perfci_cli(std::vector<std::string> args) {
+  SubprocessOptions o;
+  o.argv = {PERFCI_BINARY};
+  for (auto& a : args) o.argv.push_back(std::move(a));
+  o.timeout = std::chrono::minutes(5);
+  return run_subprocess(o);
+}
+
+RunResults run_fixture(const std::vector<std::string>& extra, const std::string& out) {
+  std::vector<std::string> args{"run", "--binary", FIXTURE_BENCH, "--out", out, "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = perfci_cli(args);
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err_tail;
+  return load_run_results(out);
+}
+
+TEST(PerfciRun, WallAndSoftwareCountersPerIteration) {
+  TempDir dir;
+  auto res = run_fixture({"--meter", "wall,counters", "--events",
+                          "task-clock,page-faults,context-switches,instructions,cycles",
+                          "--filter", "BM_sum|BM_transactions|BM_empty_plain", "--min-time", "0.01"},
+                         (dir.path() / "r.json").string());
+  EXPECT_EQ(res.schema, "perfci.results/1");
+  ASSERT_EQ(res.benchmarks.size(), 3u);
+  const BenchmarkResult* sum = res.find("BM_sum");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_FALSE(sum->failed()) << sum->error;
+  EXPECT_GT(sum->iterations, 0);
+  EXPECT_GT(*sum->real_time_ns, 0);
+  const CounterResult* tc = sum->counter("task-clock");
+  ASSERT_NE(tc, nullptr);
+  ASSERT_TRUE(has_value(tc->status)) << to_string(tc->status);
+  EXPECT_GT(*tc->per_iteration, 0);
+  EXPECT_TRUE(has_value(sum->counter("page-faults")->status));
+  const CounterResult* ins = sum->counter("instructions");
+  ASSERT_NE(ins, nullptr);
+  if (!hardware_pmu_present()) {
+    // These VMs: the hardware event is reported as such, never as a zero.
+    EXPECT_EQ(ins->status, EventStatus::kUnsupported);
+    EXPECT_EQ(ins->error, ENOENT);
+    EXPECT_FALSE(ins->per_iteration.has_value());
+  } else {
+    EXPECT_TRUE(has_value(ins->status));
+  }
+  const BenchmarkResult* txn = res.find("BM_transactions");
+  ASSERT_NE(txn, nullptr);
+  EXPECT_EQ(txn->transactions_per_iteration, 4.0);
+  ASSERT_TRUE(txn->counter("task-clock")->per_transaction.has_value());
+  EXPECT_NEAR(*txn->counter("task-clock")->per_transaction * 4,
+              *txn->counter("task-clock")->per_iteration,
+              1e-6 * *txn->counter("task-clock")->per_iteration);
+  // Without the hook there are no counters rather than zeros.
+  EXPECT_TRUE(res.find("BM_empty_plain")->counters.empty());
+  EXPECT_TRUE(res.environment.contains("hardware_pmu"));
+  EXPECT_TRUE(res.environment.contains("build"));
+}
+
+TEST(PerfciRun, CallgrindCountsAreIdenticalAcrossRuns) {
+  TempDir dir;
+  std::vector<std::string> args{"--meter", "callgrind", "--filter", "BM_sum|BM_transactions",
+                                "--callgrind-iterations", "3"};
+  auto a = run_fixture(args, (dir.path() / "a.json").string());
+  auto b = run_fixture(args, (dir.path() / "b.json").string());
+  ASSERT_EQ(a.benchmarks.size(), 2u);
+  for (std::size_t i = 0; i < a.benchmarks.size(); ++i) {
+    const auto& x = a.benchmarks[i];
+    const auto& y = b.benchmarks[i];
+    ASSERT_TRUE(x.callgrind && y.callgrind) << x.error << y.error;
+    EXPECT_EQ(x.callgrind->iterations, 3u);
+    EXPECT_EQ(x.callgrind->total_ir, y.callgrind->total_ir) << x.name;
+    EXPECT_EQ(x.callgrind->ir_per_iteration, y.callgrind->ir_per_iteration) << x.name;
+    ASSERT_EQ(x.callgrind->functions.size(), y.callgrind->functions.size());
+    for (std::size_t k = 0; k < x.callgrind->functions.size(); ++k) {
+      EXPECT_EQ(x.callgrind->functions[k].name, y.callgrind->functions[k].name);
+      EXPECT_EQ(x.callgrind->functions[k].self_ir, y.callgrind->functions[k].self_ir);
+    }
+  }
+  // Only the loop is counted: fixture_sum over 4096 ints dominates BM_sum.
+  const auto& sum = *a.find("BM_sum")->callgrind;
+  EXPECT_GT(sum.ir_per_iteration, 4096.0);
+  ASSERT_FALSE(sum.functions.empty());
+  EXPECT_NE(sum.functions[0].name.find("fixture_sum"), std::string::npos) << sum.functions[0].name;
+  // Inclusive: at -O0 the vector iterator's helpers are calls of their own.
+  EXPECT_GT(static_cast<double>(sum.functions[0].inclusive_ir), 0.9 * static_cast<double>(sum.total_ir));
+}
+
+TEST(PerfciRun, ProfileNamesTheHotFunction) {
+  TempDir dir;
+  auto res = run_fixture({"--meter", "profile", "--filter", "BM_sum", "--min-time", "0.3"},
+                         (dir.path() / "p.json").string());
+  const auto* sum = res.find("BM_sum");
+  ASSERT_NE(sum, nullptr);
+  ASSERT_TRUE(sum->profile) << sum->error;
+  EXPECT_EQ(sum->profile->source, "cpu-clock");
+  EXPECT_GT(sum->profile->samples, 0u);
+  // At -O0 the vector iterator's helpers are functions of their own and
+  // share the samples; fixture_sum still takes a large part of them.
+  auto share_of = [](const ProfileResult& p, const std::string& needle) {
+    double share = 0;
+    for (const auto& s : p.symbols)
+      if (s.symbol.find(needle) != std::string::npos) share += s.share;
+    return share;
+  };
+  EXPECT_GT(share_of(*sum->profile, "fixture_sum"), 0.1) << nlohmann::json(*sum->profile).dump();
+
+  auto cg = run_fixture({"--meter", "profile", "--profile-source", "callgrind", "--filter", "BM_sum",
+                         "--callgrind-iterations", "2"},
+                        (dir.path() / "c.json").string());
+  ASSERT_TRUE(cg.find("BM_sum")->profile);
+  EXPECT_EQ(cg.find("BM_sum")->profile->source, "callgrind");
+  EXPECT_GT(share_of(*cg.find("BM_sum")->profile, "fixture_sum"), 0.1);
+}
+
+TEST(PerfciRun, ACrashingBenchmarkIsMarkedFailedAndTheOthersGoOn) {
+  TempDir dir;
+  auto out = (dir.path() / "r.json").string();
+  auto r = perfci_cli({"run", "--binary", FIXTURE_BENCH, "--filter", "BM_sum|BM_crash_on_purpose",
+                       "--min-time", "0.01", "--out", out, "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_NE(r.err_tail.find("1 of 2 benchmarks failed"), std::string::npos) << r.err_tail;
+  auto res = load_run_results(out);
+  EXPECT_FALSE(res.find("BM_sum")->failed());
+  EXPECT_NE(res.find("BM_crash_on_purpose")->error.find("signal 6"), std::string::npos)
+      << res.find("BM_crash_on_purpose")->error;
+}
+
+TEST(PerfciRun, BadInputIsAClearErrorWithExitCode2) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases{
+      {{"run", "--binary", "/nonexistent/bench"}, "/nonexistent/bench does not exist"},
+      {{"run", "--binary", FIXTURE_BENCH, "--filter", "NoSuchBenchmark"}, "selects no benchmark"},
+      {{"run", "--binary", FIXTURE_BENCH, "--meter", "wall,speed"}, "unknown meter 'speed'"},
+      {{"run", "--binary", FIXTURE_BENCH, "--meter", "counters", "--events", "task-clock,bogus-ev"},
+       "unknown event 'bogus-ev'"},
+      {{"run", "--config", "/nonexistent/perfci.json", "--build-dir", "/tmp"},
+       "/nonexistent/perfci.json"},
+  };
+  for (const auto& c : cases) {
+    auto r = perfci_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << format_command(c.args) << ": " << r.describe();
+    EXPECT_NE(r.err_tail.find(c.message), std::string::npos)
+        << format_command(c.args) << "\nstderr: " << r.err_tail;
+  }
+}
+
+TEST(PerfciEnv, ReportsEventStatusesAsTextAndJson) {
+  auto r = perfci_cli({"env", "--json", "--events", "instructions,cycles,task-clock,page-faults",
+                       "--binary", FIXTURE_BENCH});
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err_tail;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["hardware_pmu"].get<bool>(), hardware_pmu_present());
+  ASSERT_EQ(j["events"].size(), 4u);
+  for (const auto& e : j["events"]) {
+    if (e["software"].get<bool>()) {
+      EXPECT_EQ(e["status"], "ok") << e.dump();
+    } else if (!hardware_pmu_present()) {
+      EXPECT_EQ(e["status"], "unsupported") << e.dump();
+      EXPECT_EQ(e["errno"], ENOENT);
+    }
+  }
+  EXPECT_FALSE(j["build"]["build_id"].get<std::string>().empty());
+  auto text = perfci_cli({"env", "--events", "instructions,task-clock"});
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text.out.find("perf_event_paranoid"), std::string::npos);
+  EXPECT_NE(text.out.find("task-clock"), std::string::npos);
+  EXPECT_NE(text.out.find(hardware_pmu_present() ? "instructions" : "ENOENT"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfci
