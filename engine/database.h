@@ -44,6 +44,11 @@ class Database {
   // True inside BEGIN ... COMMIT / ROLLBACK.
   bool in_transaction() const { return explicit_txn_; }
 
+  // What a statement that failed on a constraint leaves behind: SQLite's
+  // conflict resolutions ABORT (the default), FAIL and ROLLBACK. Other
+  // errors always undo the statement.
+  enum class OnConstraint : uint8_t { kUndoStatement, kKeepChanges, kUndoTransaction };
+
  private:
   friend class Statement;
   explicit Database(std::unique_ptr<BTree> tree);
@@ -55,8 +60,13 @@ class Database {
   Status RefreshSchema();
   Status AcquireRead();
   void ReleaseRead();
+  // Opens the write transaction if needed; inside an explicit transaction
+  // also a statement savepoint, so that a failure undoes this statement only.
   Status BeginStatementWrite();
-  Status EndStatementWrite(Status st);
+  // Autocommit: commits, or rolls back on error. Explicit transaction: keeps
+  // the statement, or undoes it alone on error.
+  Status EndStatementWrite(Status st, OnConstraint on_constraint = OnConstraint::kUndoStatement);
+  void EndAutocommitRead();
   Status Begin(bool immediate);
   Status Commit();
   Status Rollback();

@@ -118,5 +118,31 @@ TEST_F(BadSqlTest, RandomGarbageNeverCrashes) {
   ASSERT_TRUE(ok.ok());
 }
 
+// As sqlite3_prepare reads it: the SQL text ends at the first NUL byte, even
+// inside a quoted literal (found by engine_sql_exec_fuzz: a DEFAULT 'd<NUL>'
+// went into sqlite_schema, which sqlite3 then could not read).
+TEST_F(BadSqlTest, NulEndsTheSqlText) {
+  EXPECT_EQ(Error(std::string("CREATE TABLE n(c DEFAULT 'd\0')", 31)), "unrecognized token: \"'d\"");
+  EXPECT_EQ(Error(std::string("SELECT 1;\0 SELEC", 17)), "<ok>");
+  EXPECT_EQ(Error(std::string("SELECT 1 +\0 1", 14)), "incomplete input");
+}
+
+// Errors carry the byte offset sqlite3_error_offset() would give, for the
+// shell's caret.
+TEST_F(BadSqlTest, ErrorOffsets) {
+  auto offset = [&](const std::string& sql) {
+    auto st = db_->Prepare(sql);
+    return st.ok() ? -2 : st.status().offset();
+  };
+  EXPECT_EQ(offset("SELECT * FORM t"), 9);
+  EXPECT_EQ(offset("SELECT 'abc"), 7);
+  EXPECT_EQ(offset("SELECT * FROM"), -1);  // incomplete input has no place
+  EXPECT_EQ(offset("SELECT b, nosuch FROM t"), 10);
+  EXPECT_EQ(offset("SELECT t.nosuch FROM t"), 7);
+  EXPECT_EQ(offset("SELECT 1 + nofunc(2)"), 11);
+  EXPECT_EQ(offset("SELECT a FROM t, t AS u"), 7);
+  EXPECT_EQ(offset("SELECT * FROM nope"), -1);
+}
+
 }  // namespace
 }  // namespace engine

@@ -59,25 +59,57 @@ void Database::ReleaseRead() {
 }
 
 Status Database::BeginStatementWrite() {
-  if (tree_->pager().in_write()) return Status::OK();
-  return tree_->BeginWrite();
+  if (!tree_->pager().in_write()) ENGINE_RETURN_IF_ERROR(tree_->BeginWrite());
+  // Autocommit needs no savepoint: the statement is the whole transaction.
+  if (!explicit_txn_) return Status::OK();
+  return tree_->BeginStatement();
 }
 
-Status Database::EndStatementWrite(Status st) {
-  if (explicit_txn_) return st;
+void Database::EndAutocommitRead() {
+  if (readers_ == 0 && !explicit_txn_ && !tree_->pager().in_write() && tree_->pager().in_read()) {
+    (void)tree_->EndRead();
+  }
+}
+
+Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   if (!tree_->pager().in_write()) return st;
-  if (st.ok()) {
+  const OnConstraint on_error =
+      st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
+  if (explicit_txn_) {
+    if (st.ok() || on_error == OnConstraint::kKeepChanges) {
+      tree_->EndStatement();
+      return st;
+    }
+    if (on_error == OnConstraint::kUndoStatement) {
+      Status undo = tree_->RollbackStatement();
+      if (undo.ok()) {
+        // A failed DDL may have moved the cookie before the undo put it back.
+        (void)RefreshSchema();
+        return st;
+      }
+    }
+    // OR ROLLBACK, or a statement that could not be undone alone: the whole
+    // transaction goes, as SQLite does.
+    explicit_txn_ = false;
+    (void)tree_->Rollback();
+    (void)RefreshSchema();
+    EndAutocommitRead();
+    return st;
+  }
+  if (st.ok() || on_error == OnConstraint::kKeepChanges) {
+    // OR FAIL keeps the rows written before the failing one, even in autocommit.
     Status c = tree_->Commit();
     if (!c.ok()) {
       (void)tree_->Rollback();
       (void)ReloadSchema();
+      EndAutocommitRead();
       return c;
     }
   } else {
     (void)tree_->Rollback();
     (void)RefreshSchema();
   }
-  if (readers_ == 0 && tree_->pager().in_read()) (void)tree_->EndRead();
+  EndAutocommitRead();
   return st;
 }
 

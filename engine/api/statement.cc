@@ -16,6 +16,21 @@
 #include "engine/storage/btree.h"
 
 namespace engine {
+namespace {
+
+// What a constraint failure leaves behind, from INSERT / UPDATE OR <action>.
+Database::OnConstraint OnConstraintOf(const sql::Statement& st) {
+  sql::ConflictAction action = sql::ConflictAction::kDefault;
+  if (const auto* s = st.as<sql::InsertStmt>()) action = s->conflict;
+  if (const auto* s = st.as<sql::UpdateStmt>()) action = s->conflict;
+  switch (action) {
+    case sql::ConflictAction::kFail: return Database::OnConstraint::kKeepChanges;
+    case sql::ConflictAction::kRollback: return Database::OnConstraint::kUndoTransaction;
+    default: return Database::OnConstraint::kUndoStatement;
+  }
+}
+
+}  // namespace
 
 Statement::Statement(Database* db) : db_(db) {}
 
@@ -193,7 +208,7 @@ Status Statement::RunOnce() {
     }
     if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
   }
-  return db_->EndStatementWrite(st);
+  return db_->EndStatementWrite(st, OnConstraintOf(*ast_));
 }
 
 Status Statement::Start() {

@@ -85,9 +85,10 @@ CoreRun::CoreRun(ExecContext* ctx, const plan::Select* sel, const plan::Core* co
 }
 
 void CoreRun::Close() {
+  // Cursors stay for the next execution; only their pages are let go.
   for (LevelRun& lv : levels_) {
-    lv.table.reset();
-    lv.index.reset();
+    if (lv.table) lv.table->close();
+    if (lv.index) lv.index->close();
   }
 }
 
@@ -140,6 +141,17 @@ Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
     const int c = compare_values(r.column(static_cast<int>(neq)), lv.hi);
     if (c > 0 || (c == 0 && !p.hi_inclusive)) return false;
   }
+  if (p.reverse && (p.lo >= 0 || p.hi >= 0)) {
+    // Walking down, the range ends at its lower bound, or before the NULLs
+    // (which sort first and never satisfy a bound).
+    const Value v = r.column(static_cast<int>(neq));
+    if (lv.has_lo) {
+      const int c = compare_values(v, lv.lo);
+      if (c < 0 || (c == 0 && !p.lo_inclusive)) return false;
+    } else if (v.is_null()) {
+      return false;
+    }
+  }
   lv.row->rowid = r.column(static_cast<int>(p.index->columns.size())).as_int();
   if (!p.covering) {
     bool found = false;
@@ -188,7 +200,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       if (p.index != nullptr) {
         if (!lv.index) lv.index.emplace(tree, p.index->root, DescFlags(*p.index, &lv.desc));
         if (!p.covering && !lv.table) lv.table.emplace(tree, p.table->root);
-        ENGINE_RETURN_IF_ERROR(lv.index->first());
+        ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
         bool in_range;
         return LoadIndexEntry(lv, &in_range);
       }
@@ -200,12 +212,19 @@ Result<bool> CoreRun::First(LevelRun& lv) {
     case Access::kRowidEq: {
       Value k;
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(p.eq[0], &k));
-      int64_t id = 0, lo_id = 0;
-      if (RowidBound(k, true, true, &lo_id) != Bound::kValue ||
-          RowidBound(k, false, true, &id) != Bound::kValue || id != lo_id) {
-        return false;
+      int64_t id = 0;
+      if (k.type() == ValueType::kInteger) {
+        // The common key, a join column or a bound integer: exact as it is.
+        id = k.as_int();
+        lv.exact = true;
+      } else {
+        int64_t lo_id = 0;
+        if (RowidBound(k, true, true, &lo_id) != Bound::kValue ||
+            RowidBound(k, false, true, &id) != Bound::kValue || id != lo_id) {
+          return false;
+        }
+        lv.exact = func::ApplyNumericAffinity(k, true).type() == ValueType::kInteger;
       }
-      lv.exact = func::ApplyNumericAffinity(k, true).type() == ValueType::kInteger;
       if (!lv.table) lv.table.emplace(tree, p.table->root);
       bool found = false;
       bool settled = false;
@@ -309,7 +328,21 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         lv.has_hi = true;
       }
       SeekOp op = SeekOp::kGE;
-      if (p.lo >= 0) {
+      lv.has_lo = false;
+      if (p.reverse) {
+        // ORDER BY ... DESC on the index: start at the last entry of the
+        // range, (eq, hi) or the eq prefix alone, and walk down to lo.
+        if (p.lo >= 0) {
+          ENGINE_RETURN_IF_ERROR(key_value(p.lo, p.lo_aff, p.eq.size(), &lv.lo));
+          if (lv.lo.is_null()) return false;
+          lv.has_lo = true;
+        }
+        op = SeekOp::kLE;
+        if (lv.has_hi) {
+          lv.key.push_back(lv.hi);
+          if (!p.hi_inclusive) op = SeekOp::kLT;
+        }
+      } else if (p.lo >= 0) {
         Value v;
         ENGINE_RETURN_IF_ERROR(key_value(p.lo, p.lo_aff, p.eq.size(), &v));
         if (v.is_null()) return false;
@@ -323,7 +356,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       if (!lv.index) lv.index.emplace(tree, ix.root, DescFlags(ix, &lv.desc));
       if (!p.covering && !lv.table) lv.table.emplace(tree, t.root);
       if (lv.key.empty()) {
-        ENGINE_RETURN_IF_ERROR(lv.index->first());
+        ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
       } else {
         ENGINE_RETURN_IF_ERROR(
             lv.index->seek_index(lv.key.data(), static_cast<int>(lv.key.size()), op));
@@ -348,7 +381,7 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
       return true;
     case Access::kScan:
       if (p.index != nullptr) {
-        ENGINE_RETURN_IF_ERROR(lv.index->next());
+        ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->prev() : lv.index->next());
         bool in_range;
         return LoadIndexEntry(lv, &in_range);
       }
@@ -363,7 +396,7 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
       ENGINE_RETURN_IF_ERROR(LoadTableRow(lv));
       return true;
     case Access::kIndex: {
-      ENGINE_RETURN_IF_ERROR(lv.index->next());
+      ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->prev() : lv.index->next());
       bool in_range;
       return LoadIndexEntry(lv, &in_range);
     }
@@ -402,15 +435,25 @@ Result<bool> CoreRun::JoinNext() {
       ENGINE_ASSIGN_OR_RETURN(have, Advance(lv));
     }
     bool accepted = false;
+    // An index seek yields only rows that satisfy the conjuncts it used; a
+    // rowid seek does when its keys were integers.
     const std::vector<int32_t>& on_filters =
-        lv.exact && (p.access == plan::Access::kRowidEq || p.access == plan::Access::kRowidRange)
+        p.access == plan::Access::kIndex ||
+                (lv.exact && (p.access == plan::Access::kRowidEq ||
+                              p.access == plan::Access::kRowidRange))
             ? p.residual_filters
             : p.on_filters;
     while (have) {
-      ENGINE_ASSIGN_OR_RETURN(bool on, Filters(on_filters));
+      bool on = true;
+      if (!on_filters.empty()) {
+        ENGINE_ASSIGN_OR_RETURN(on, Filters(on_filters));
+      }
       if (on) {
         lv.matched = true;
-        ENGINE_ASSIGN_OR_RETURN(bool where, Filters(p.where_filters));
+        bool where = true;
+        if (!p.where_filters.empty()) {
+          ENGINE_ASSIGN_OR_RETURN(where, Filters(p.where_filters));
+        }
         if (where) {
           accepted = true;
           break;

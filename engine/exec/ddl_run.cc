@@ -16,15 +16,18 @@ bool Reserved(const std::string& name) {
   return name.size() >= 7 && EqualsNoCase(name.substr(0, 7), "sqlite_");
 }
 
-Status CheckNewName(const catalog::Schema& schema, const std::string& name, const char* kind) {
+// `name_at`: where the name is in the statement's text (-1: unknown), which
+// SQLite reports for the "already exists" errors of CREATE TABLE and VIEW.
+Status CheckNewName(const catalog::Schema& schema, const std::string& name, const char* kind,
+                    int name_at = -1) {
   if (Reserved(name)) return Status::SqlError("object name reserved for internal use: " + name);
   if (const catalog::TableInfo* t = schema.FindTable(name)) {
     if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + t->name);
-    return Status::SqlError("table " + name + " already exists");
+    return Status::SqlError("table " + name + " already exists").WithOffset(name_at);
   }
   if (schema.FindView(name) != nullptr) {
     if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + name);
-    return Status::SqlError("view " + name + " already exists");
+    return Status::SqlError("view " + name + " already exists").WithOffset(name_at);
   }
   if (schema.FindIndex(name) != nullptr) {
     if (std::string(kind) == "index") return Status::SqlError("index " + name + " already exists");
@@ -97,7 +100,7 @@ Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::Create
   if (schema.FindTable(st.name) != nullptr || schema.FindView(st.name) != nullptr) {
     if (st.if_not_exists) return Status::OK();
   }
-  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "table"));
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "table", static_cast<int>(st.name_at)));
   ENGINE_ASSIGN_OR_RETURN(auto table, catalog::TableFromAst(st, ast));
   ENGINE_ASSIGN_OR_RETURN(table->root, tree.CreateTable());
   SchemaEntry e;
@@ -148,7 +151,7 @@ Status CreateIndex(BTree& tree, const catalog::Schema& schema, const sql::Create
 Status CreateView(BTree& tree, const catalog::Schema& schema, const sql::CreateViewStmt& st) {
   if (st.temporary) return Status::NotSupported("TEMP views are not supported");
   if (schema.FindView(st.name) != nullptr && st.if_not_exists) return Status::OK();
-  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "view"));
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "view", static_cast<int>(st.name_at)));
   SchemaEntry e;
   e.type = "view";
   e.name = st.name;

@@ -44,8 +44,15 @@ BtCursor& DmlRun::IndexCursor(size_t ix) {
 }
 
 void DmlRun::Release() {
-  table_cur_.reset();
-  for (auto& c : index_cur_) c.reset();
+  // Cursors stay for the next execution; the index probes let go of their
+  // pages. The table cursor keeps its place (on the row last written) until
+  // the transaction ends or another change to the table saves it: the next
+  // execution's seek then often stays in that leaf, and a rowid-order
+  // INSERT appends without a descent. Commit, rollback and the end of the
+  // read transaction save every cursor, so no page stays pinned past them.
+  for (auto& c : index_cur_) {
+    if (c) c->close();
+  }
   if (scan_) scan_->Close();
 }
 
@@ -77,7 +84,10 @@ Status DmlRun::InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   auto rec = builder_.Build(key, static_cast<int>(key_.size()));
   std::span<const bool> desc;
   if (index_desc_[ix]) desc = {index_desc_[ix].get(), table_->indexes[ix]->desc.size()};
-  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, desc);
+  // A UNIQUE index's cursor still sits where the conflict probe ended,
+  // which is where the key goes.
+  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, desc,
+                                   index_cur_[ix] ? &*index_cur_[ix] : nullptr);
 }
 
 Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
@@ -162,9 +172,18 @@ Result<int64_t> DmlRun::NewRowid() {
 }
 
 Status DmlRun::LoadRow(int64_t rowid, bool* found) {
-  BtCursor& cur = TableCursor();
-  ENGINE_RETURN_IF_ERROR(cur.seek(rowid, found));
-  if (!*found) return Status::OK();
+  // The scan that found the rowid usually still sits on its row (a
+  // single-row UPDATE or DELETE): read it there instead of seeking again.
+  BtCursor* scan = scan_ ? scan_->table_cursor(0) : nullptr;
+  if (scan != nullptr && scan->at_rowid(rowid)) {
+    row_cur_ = scan;
+    *found = true;
+  } else {
+    row_cur_ = &TableCursor();
+    ENGINE_RETURN_IF_ERROR(row_cur_->seek(rowid, found));
+    if (!*found) return Status::OK();
+  }
+  BtCursor& cur = *row_cur_;
   std::span<const uint8_t> payload;
   ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
   ENGINE_RETURN_IF_ERROR(reader_.Parse(payload));
@@ -187,10 +206,14 @@ Status DmlRun::DeleteRow(int64_t rowid) {
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, vals, rowid));
   }
-  BtCursor& cur = TableCursor();
-  ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
-  if (!found) return Status::Corruption("database disk image is malformed");
-  return ctx_->tree()->Delete(&cur);
+  // Index changes leave the table cursor where LoadRow put it.
+  BtCursor* cur = row_cur_;
+  if (!cur->at_rowid(rowid)) {
+    cur = &TableCursor();
+    ENGINE_RETURN_IF_ERROR(cur->seek(rowid, &found));
+    if (!found) return Status::Corruption("database disk image is malformed");
+  }
+  return ctx_->tree()->Delete(cur);
 }
 
 Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out) {
@@ -251,7 +274,10 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
     vals[table_->rowid_alias] = Value::Null();
   }
   auto rec = builder_.Build(vals, static_cast<int>(n));
-  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, rowid, rec));
+  // The table cursor sits where the rowid check or NewRowid left it: at the
+  // insertion point, unless a REPLACE moved it.
+  ENGINE_RETURN_IF_ERROR(
+      ctx_->tree()->Insert(table_->root, rowid, rec, table_cur_ ? &*table_cur_ : nullptr));
   if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(rowid);
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, rowid));
@@ -335,7 +361,8 @@ Status DmlRun::CollectRowids() {
     if (!have) break;
     rowids_.push_back(row.rowid);
   }
-  scan_->Close();
+  // The scan stays open (Release closes it): its cursor on the last row
+  // found spares LoadRow a seek. A change to the table saves its position.
   return Status::OK();
 }
 
@@ -438,7 +465,8 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     Value* vals = fresh.mutable_row(0);
     if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
     auto rec = builder_.Build(vals, static_cast<int>(n));
-    ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec));
+    // LoadRow left row_cur_ on the row: no second descent.
+    ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, row_cur_));
     if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
     for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
       if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));

@@ -43,6 +43,7 @@ class DmlRun {
   BtCursor& IndexCursor(size_t ix);
   BtCursor& TableCursor();
   Result<int64_t> NewRowid();
+  // Reads the row into old_ / row_; row_cur_ is then the cursor on it.
   Status LoadRow(int64_t rowid, bool* found);
   void Release();
 
@@ -50,6 +51,7 @@ class DmlRun {
   const plan::Dml* dml_;
   const catalog::TableInfo* table_;
   std::optional<BtCursor> table_cur_;
+  BtCursor* row_cur_ = nullptr;  // on the row LoadRow read (the scan's or table_cur_)
   std::deque<std::optional<BtCursor>> index_cur_;
   std::vector<std::unique_ptr<bool[]>> index_desc_;
   std::unique_ptr<CoreRun> scan_;

@@ -52,6 +52,8 @@ struct LevelRun {
   func::ValueArena key_arena{64};  // bytes of TEXT keys
   Value hi;                // index upper bound (after affinity)
   bool has_hi = false;
+  Value lo;                // index lower bound, for a walk downwards (plan reverse)
+  bool has_lo = false;
   int64_t rlo = 0, rhi = 0;  // rowid range, inclusive
   std::vector<int64_t> in_keys;  // kRowidIn: sorted distinct rowids still to visit
   bool fresh = true;
@@ -72,6 +74,11 @@ class CoreRun {
   Result<bool> Next();
   const Value* row() const { return out_.data(); }
   void Close();
+  // The table cursor of FROM item `level`, when it has one (DML reuses the
+  // position its scan found).
+  BtCursor* table_cursor(size_t level) {
+    return level < levels_.size() && levels_[level].table ? &*levels_[level].table : nullptr;
+  }
 
  private:
   Result<bool> JoinNext();

@@ -78,7 +78,7 @@ struct Level {
   Access access = Access::kScan;
   const catalog::IndexInfo* index = nullptr;
   bool covering = false;  // the index alone answers; the table is not read
-  bool reverse = false;   // walk backwards (ORDER BY ... DESC on the rowid)
+  bool reverse = false;   // walk backwards (ORDER BY ... DESC on the rowid or the index)
   bool rowid_order = false;  // ORDER BY relies on rowid order: keep the table scan
   std::vector<int32_t> eq;  // key nodes
   std::vector<Affinity> eq_aff;  // comparison affinity of each equality
@@ -86,8 +86,9 @@ struct Level {
   Affinity lo_aff = Affinity::kNone, hi_aff = Affinity::kNone;
   bool lo_inclusive = true, hi_inclusive = true;
   std::vector<int32_t> on_filters;     // decide whether the row joins
-  // on_filters without the conjuncts a rowid seek with integer keys already
-  // guarantees (the executor picks this list when the keys were exact).
+  // on_filters without the conjuncts the seek already guarantees: those of
+  // a rowid seek (the executor picks this list when its keys were
+  // integers), and those of an index seek (always picked for kIndex).
   std::vector<int32_t> residual_filters;
   std::vector<int32_t> where_filters;  // for LEFT JOIN levels: checked after null-extension
   bool left_join = false;

@@ -128,7 +128,8 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
       if (found != nullptr) {
         return Status::SqlError("ambiguous column name: " +
                                 (qual.empty() ? std::string(name)
-                                              : std::string(qual) + "." + std::string(name)));
+                                              : std::string(qual) + "." + std::string(name)))
+            .WithOffset(ast.offset_of(e));
       }
       found = &item;
       col = c;
@@ -184,7 +185,8 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
   }
   return Status::SqlError("no such column: " +
                           (qual.empty() ? std::string(name)
-                                        : std::string(qual) + "." + std::string(name)));
+                                        : std::string(qual) + "." + std::string(name)))
+      .WithOffset(ast.offset_of(e));
 }
 
 bool Planner::IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const {
@@ -228,7 +230,8 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
   if (agg.has_value()) {
     const Scope* agg_scope = scope;
     if (agg_scope == nullptr || agg_scope->agg_core == nullptr || suppress_capture_ != nullptr) {
-      return Status::SqlError("misuse of aggregate function " + name + "()");
+      return Status::SqlError("misuse of aggregate function " + name + "()")
+          .WithOffset(ast.offset_of(e));
     }
     AggSpec spec;
     spec.kind = *agg;
@@ -252,13 +255,16 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
     return AddNode(n);
   }
   if (e.has(sql::Expr::kStar)) {
-    return Status::SqlError("wrong number of arguments to function " + name + "()");
+    return Status::SqlError("wrong number of arguments to function " + name + "()")
+        .WithOffset(ast.offset_of(e));
   }
   if (e.has(sql::Expr::kDistinct)) {
     return Status::SqlError("DISTINCT aggregates must have exactly one argument");
   }
   const func::ScalarFunction* fn = nullptr;
-  ENGINE_RETURN_IF_ERROR(func::LookupScalarFunction(name, nargs, &fn));
+  if (Status st = func::LookupScalarFunction(name, nargs, &fn); !st.ok()) {
+    return std::move(st).WithOffset(ast.offset_of(e));
+  }
   const int id = static_cast<int>(fn - func::ScalarFunctionsBegin());
   std::vector<int32_t> compiled;
   for (int i = 0; i < nargs; ++i) {

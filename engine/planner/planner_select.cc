@@ -108,8 +108,9 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       level.display = ref.alias.empty() ? t->name : ref.alias;
     } else if (const catalog::ViewInfo* v = schema_.FindView(ref.name)) {
       if (view_depth_ > 32) return Status::SqlError("view " + v->name + " is circularly defined");
+      // Errors inside the view's own text have no place in the statement's.
       auto parsed = sql::ParseStatement(v->sql);
-      if (!parsed.ok()) return parsed.status();
+      if (!parsed.ok()) return Status(parsed.status()).WithOffset(-1);
       views_.push_back(std::make_unique<sql::Statement>(std::move(*parsed)));
       const sql::Statement& vs = *views_.back();
       const auto* cv = vs.as<sql::CreateViewStmt>();
@@ -117,7 +118,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       ++view_depth_;
       Result<int> sel = PlanSelect(vs.ast, cv->select, nullptr);
       --view_depth_;
-      if (!sel.ok()) return sel.status();
+      if (!sel.ok()) return Status(sel.status()).WithOffset(-1);
       const Select& s = prog_->selects[static_cast<size_t>(*sel)];
       item.columns = v->columns.empty() ? s.names : v->columns;
       if (item.columns.size() != static_cast<size_t>(s.visible)) {
@@ -576,8 +577,11 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
     }
     return nullptr;
   };
-  // Conjuncts an exact rowid seek makes redundant.
-  auto set_residual = [&](std::initializer_list<const Cand*> used) {
+  // Conjuncts an exact seek makes redundant: those of the rowid (when its
+  // keys are integers, see Level::residual_filters) and every one an index
+  // seek consumed, as SQLite codes no test for a term its index loop
+  // satisfies (the seek compares with the same affinity and collation).
+  auto set_residual = [&](const std::vector<const Cand*>& used) {
     level->residual_filters.clear();
     for (int32_t c : conjuncts) {
       bool consumed = false;
@@ -647,12 +651,14 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
   if (best == nullptr) return;
   level->access = Access::kIndex;
   level->index = best;
+  std::vector<const Cand*> used;
   size_t k = 0;
   while (k < best->columns.size()) {
     const Cand* eq = find(best->columns[k] == t->rowid_alias ? -1 : best->columns[k], 0);
     if (eq == nullptr) break;
     level->eq.push_back(eq->expr);
     level->eq_aff.push_back(eq->aff);
+    used.push_back(eq);
     ++k;
   }
   if (k < best->columns.size() && !best->desc[k]) {
@@ -661,13 +667,16 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
       level->lo = lo->expr;
       level->lo_inclusive = lo->inclusive;
       level->lo_aff = lo->aff;
+      used.push_back(lo);
     }
     if (const Cand* hi = find(col, 2)) {
       level->hi = hi->expr;
       level->hi_inclusive = hi->inclusive;
       level->hi_aff = hi->aff;
+      used.push_back(hi);
     }
   }
+  set_residual(used);
 }
 
 bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_nodes,
@@ -685,14 +694,16 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
   auto index_col = [&](const catalog::IndexInfo* ix, size_t i) {
     return ix->columns[i] == t->rowid_alias ? -1 : ix->columns[i];
   };
-  // Does walking `ix` after `eq` equality columns produce this order?
-  auto matches_index = [&](const catalog::IndexInfo* ix, size_t eq) {
+  // Does walking `ix` after `eq` equality columns produce this order? Up
+  // the index for ascending terms, or (`rev`) down it for descending ones,
+  // as SQLite does for ORDER BY ... DESC LIMIT 1.
+  auto matches_index = [&](const catalog::IndexInfo* ix, size_t eq, bool rev) {
     size_t pos = eq;
     for (size_t j = 0; j < cols.size(); ++j) {
-      if (desc[j]) return false;
       bool is_eq = false;
       for (size_t e = 0; e < eq; ++e) is_eq |= index_col(ix, e) == cols[j];
       if (is_eq) continue;
+      if (desc[j] != rev) return false;
       if (pos < ix->columns.size() && index_col(ix, pos) == cols[j] && !ix->desc[pos]) {
         ++pos;
         continue;
@@ -717,14 +728,24 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
       if (lv.access == Access::kScan && lv.index == nullptr) {
         for (const catalog::IndexInfo* ix : t->indexes) {
           if (ix->partial || !ix->binary_collation) continue;
-          if (matches_index(ix, 0)) {
-            lv.index = ix;
-            return true;
+          for (const bool rev : {false, true}) {
+            if (matches_index(ix, 0, rev)) {
+              lv.index = ix;
+              lv.reverse = rev;
+              return true;
+            }
           }
         }
       }
       return false;
-    case Access::kIndex: return matches_index(lv.index, lv.eq.size());
+    case Access::kIndex:
+      for (const bool rev : {false, true}) {
+        if (matches_index(lv.index, lv.eq.size(), rev)) {
+          lv.reverse = rev;
+          return true;
+        }
+      }
+      return false;
     default: return false;
   }
 }

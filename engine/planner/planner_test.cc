@@ -75,6 +75,14 @@ TEST_F(PlannerTest, OrderByAndGrouping) {
   EXPECT_EQ(Plan("SELECT * FROM t WHERE a = 3 ORDER BY b"), V{"SEARCH t USING INDEX tab (a=?)"});
   EXPECT_EQ(Plan("SELECT * FROM t ORDER BY a, b"), V{"SCAN t USING INDEX tab"});
   EXPECT_EQ(Plan("SELECT * FROM t ORDER BY c"), (V{"SCAN t", "USE TEMP B-TREE FOR ORDER BY"}));
+  // Descending orders walk the index downwards, as sqlite3 does.
+  EXPECT_EQ(Plan("SELECT * FROM t ORDER BY a DESC, b DESC"), V{"SCAN t USING INDEX tab"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 3 AND b < 'x' ORDER BY b DESC"),
+            V{"SEARCH t USING INDEX tab (a=? AND b<?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 3 ORDER BY b DESC, id DESC"),
+            V{"SEARCH t USING INDEX tab (a=?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 3 ORDER BY b DESC, id"),
+            (V{"SEARCH t USING INDEX tab (a=?)", "USE TEMP B-TREE FOR ORDER BY"}));
   EXPECT_EQ(Plan("SELECT d, count(*) FROM t GROUP BY d"), (V{"SCAN t", "USE TEMP B-TREE FOR GROUP BY"}));
   EXPECT_EQ(Plan("SELECT DISTINCT d FROM t"), (V{"SCAN t", "USE TEMP B-TREE FOR DISTINCT"}));
 }
@@ -102,6 +110,57 @@ TEST_F(PlannerTest, LimitStopsEarlyAndPlansAreReused) {
     }
     ASSERT_TRUE((*st)->Reset().ok());
   }
+}
+
+// TPC-C's statements (engine/bench/tpcc.h) seek on composite primary keys
+// as sqlite3 plans them: every one of them, the Stock-Level join included,
+// is a SEARCH; none scans a table.
+TEST_F(PlannerTest, TpccStatementsSeekOnCompositeKeys) {
+  ASSERT_TRUE(db_->Exec(
+                     "CREATE TABLE district(d_id INTEGER, d_w_id INTEGER, d_next_o_id INTEGER,"
+                     "  PRIMARY KEY(d_w_id, d_id));"
+                     "CREATE TABLE stock(s_i_id INTEGER, s_w_id INTEGER, s_quantity INTEGER,"
+                     "  PRIMARY KEY(s_w_id, s_i_id));"
+                     "CREATE TABLE orders(o_id INTEGER, o_d_id INTEGER, o_w_id INTEGER,"
+                     "  o_c_id INTEGER, o_carrier_id INTEGER, PRIMARY KEY(o_w_id, o_d_id, o_id));"
+                     "CREATE INDEX orders_customer ON orders(o_w_id, o_d_id, o_c_id, o_id);"
+                     "CREATE TABLE new_order(no_o_id INTEGER, no_d_id INTEGER, no_w_id INTEGER,"
+                     "  PRIMARY KEY(no_w_id, no_d_id, no_o_id));"
+                     "CREATE TABLE order_line(ol_o_id INTEGER, ol_d_id INTEGER, ol_w_id INTEGER,"
+                     "  ol_number INTEGER, ol_i_id INTEGER, ol_amount REAL,"
+                     "  PRIMARY KEY(ol_w_id, ol_d_id, ol_o_id, ol_number));")
+                  .ok());
+  EXPECT_EQ(Plan("SELECT count(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND "
+                 "ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND "
+                 "s_i_id = ol_i_id AND s_quantity < ?"),
+            (V{"SEARCH order_line USING INDEX sqlite_autoindex_order_line_1 (ol_w_id=? AND "
+               "ol_d_id=? AND ol_o_id>? AND ol_o_id<?)",
+               "SEARCH stock USING INDEX sqlite_autoindex_stock_1 (s_w_id=? AND s_i_id=?)"}));
+  EXPECT_EQ(Plan("SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?"),
+            V{"SEARCH district USING INDEX sqlite_autoindex_district_1 (d_w_id=? AND d_id=?)"});
+  EXPECT_EQ(Plan("UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?"),
+            V{"SEARCH district USING INDEX sqlite_autoindex_district_1 (d_w_id=? AND d_id=?)"});
+  EXPECT_EQ(Plan("UPDATE stock SET s_quantity = ? WHERE s_w_id = ? AND s_i_id = ?"),
+            V{"SEARCH stock USING INDEX sqlite_autoindex_stock_1 (s_w_id=? AND s_i_id=?)"});
+  EXPECT_EQ(Plan("DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?"),
+            V{"SEARCH new_order USING INDEX sqlite_autoindex_new_order_1 (no_w_id=? AND "
+              "no_d_id=? AND no_o_id=?)"});
+  EXPECT_EQ(Plan("SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY "
+                 "no_o_id LIMIT 1"),
+            V{"SEARCH new_order USING COVERING INDEX sqlite_autoindex_new_order_1 (no_w_id=? AND "
+              "no_d_id=?)"});
+  EXPECT_EQ(Plan("UPDATE order_line SET ol_amount = ? WHERE ol_w_id = ? AND ol_d_id = ? AND "
+                 "ol_o_id = ?"),
+            V{"SEARCH order_line USING INDEX sqlite_autoindex_order_line_1 (ol_w_id=? AND "
+              "ol_d_id=? AND ol_o_id=?)"});
+  // Order-Status's latest order: the index walked downwards, no sort.
+  EXPECT_EQ(Plan("SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND "
+                 "o_c_id = ? ORDER BY o_id DESC LIMIT 1"),
+            V{"SEARCH orders USING INDEX orders_customer (o_w_id=? AND o_d_id=? AND o_c_id=?)"});
+  EXPECT_EQ(Plan("SELECT sum(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND "
+                 "ol_o_id = ?"),
+            V{"SEARCH order_line USING INDEX sqlite_autoindex_order_line_1 (ol_w_id=? AND "
+              "ol_d_id=? AND ol_o_id=?)"});
 }
 
 }  // namespace

@@ -4,31 +4,33 @@
 #include <vector>
 
 #include "engine/func/text_format.h"
+#include "engine/shell/error_report.h"
 
 namespace engine::shell {
 
 namespace {
 
-int ResultCode(const Status& st) {
-  switch (st.code()) {
-    case Status::Code::kOk: return 0;
-    case Status::Code::kConstraint: return 19;
-    case Status::Code::kCorruption: return 11;
-    case Status::Code::kIOError: return 10;
-    case Status::Code::kBusy: return 5;
-    case Status::Code::kRange: return 25;
-    default: return 1;
-  }
-}
-
-// SQLite reports most SQL errors while preparing; the engine finds some of
-// them (DDL name clashes, unknown tables in DDL) only when it runs.
-bool IsPrepareError(const Status& st) {
-  return st.code() == Status::Code::kSqlError && st.message() != "integer overflow" &&
-         st.message() != "datatype mismatch";
-}
-
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// A line of only spaces and complete comments: sqlite3 skips it rather than
+// start a statement there (which would move the line number it reports).
+bool IsBlankLine(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size()) {
+    if (IsSpace(line[i])) {
+      ++i;
+    } else if (line.substr(i, 2) == "--") {
+      return true;
+    } else if (line.substr(i, 2) == "/*") {
+      const size_t end = line.find("*/", i + 2);
+      if (end == std::string_view::npos) return false;
+      i = end + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -66,23 +68,34 @@ bool IsComplete(std::string_view sql) {
   return complete;
 }
 
+void Shell::ReportError(const Status& st, bool prepare, std::string_view sql, int line,
+                        bool command_mode) {
+  const std::string body = ErrorBody(st, prepare, sql);
+  if (command_mode) {
+    err_ << "Error: " << (prepare ? "in prepare, " : "stepping, ") << body << "\n";
+  } else {
+    err_ << (prepare ? "Parse error" : "Runtime error") << " near line " << line << ": " << body
+         << "\n";
+  }
+}
+
 bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, int* code) {
   size_t pos = 0;
   std::string line_buf;
   while (pos < sql.size()) {
-    // The statement's line: where its first token starts.
-    size_t start = pos;
-    while (start < sql.size() && IsSpace(sql[start])) ++start;
-    const int line = first_line + static_cast<int>(std::count(sql.begin(), sql.begin() + static_cast<long>(start), '\n'));
+    // Like shell.c's shell_exec(): each statement after the first starts
+    // past the whitespace (not the comments) that follows the previous one,
+    // and an error's context is shown from there.
+    if (pos > 0) {
+      while (pos < sql.size() && IsSpace(sql[pos])) ++pos;
+      if (pos == sql.size()) break;
+    }
+    const std::string_view text = sql.substr(pos);
     size_t tail = 0;
-    auto stmt = db_->Prepare(sql.substr(pos), &tail);
+    auto stmt = db_->Prepare(text, &tail);
     if (!stmt.ok()) {
       *code = ResultCode(stmt.status());
-      if (command_mode) {
-        err_ << "Error: in prepare, " << stmt.status().message() << "\n";
-      } else {
-        err_ << "Parse error near line " << line << ": " << stmt.status().message() << "\n";
-      }
+      ReportError(stmt.status(), /*prepare=*/true, text, first_line, command_mode);
       return false;
     }
     if (!*stmt) break;
@@ -90,20 +103,8 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
     for (;;) {
       auto r = s.Step();
       if (!r.ok()) {
-        const Status& st = r.status();
-        *code = ResultCode(st);
-        const bool prep = IsPrepareError(st);
-        if (command_mode) {
-          if (prep) {
-            err_ << "Error: in prepare, " << st.message() << "\n";
-          } else {
-            err_ << "Error: stepping, " << st.message() << " (" << *code << ")\n";
-          }
-        } else if (prep) {
-          err_ << "Parse error near line " << line << ": " << st.message() << "\n";
-        } else {
-          err_ << "Runtime error near line " << line << ": " << st.message() << " (" << *code << ")\n";
-        }
+        *code = ResultCode(r.status());
+        ReportError(r.status(), IsPrepareError(r.status()), text, first_line, command_mode);
         return false;
       }
       if (!*r) break;
@@ -201,26 +202,32 @@ bool Shell::DotCommand(const std::string& line) {
 }
 
 int Shell::RunScript(std::istream& in) {
+  // Chunks are built as shell.c's process_input() builds them, because
+  // error messages quote them: the first line without its leading
+  // whitespace, then whole lines joined by '\n', no newline at the end.
   std::string chunk;
   std::string line;
   int line_no = 0;
-  int chunk_line = 0;
+  int chunk_line = 0;  // errors name the line where the chunk began
   int status = 0;
   int code = 0;
   while (std::getline(in, line)) {
     ++line_no;
     if (chunk.empty()) {
-      size_t k = 0;
-      while (k < line.size() && IsSpace(line[k])) ++k;
-      if (k < line.size() && line[k] == '.' && k == 0) {
+      if (!line.empty() && line[0] == '.') {
         if (!DotCommand(line)) status = 1;
         continue;
       }
-      if (k == line.size()) continue;
+      if (!line.empty() && line[0] == '#') continue;  // a shell comment
+      if (IsBlankLine(line)) continue;
+      size_t k = 0;
+      while (k < line.size() && IsSpace(line[k])) ++k;
+      chunk.assign(line, k, std::string::npos);
       chunk_line = line_no;
+    } else {
+      chunk += '\n';
+      chunk += line;
     }
-    chunk += line;
-    chunk += '\n';
     if (IsComplete(chunk)) {
       if (!RunChunk(chunk, chunk_line, false, &code)) status = 1;
       chunk.clear();

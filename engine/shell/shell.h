@@ -27,6 +27,10 @@ class Shell {
  private:
   // Runs the statements of one complete chunk; false after an error.
   bool RunChunk(std::string_view sql, int first_line, bool command_mode, int* code);
+  // Writes the error as sqlite3 does in this mode; `sql` runs from the
+  // failing statement's start to the end of the chunk.
+  void ReportError(const Status& st, bool prepare, std::string_view sql, int line,
+                   bool command_mode);
   bool DotCommand(const std::string& line);
   void Tables(const std::string& pattern);
   void Schema(const std::string& pattern);

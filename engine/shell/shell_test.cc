@@ -7,7 +7,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "engine/shell/error_report.h"
+#include "engine/testing/run_program.h"
 #include "engine/testing/sqlite_oracle.h"
 #include "engine/testing/temp_dir.h"
 
@@ -27,19 +30,14 @@ struct Output {
   int status = 0;
 };
 
-// sqlite3's shell on `db` with `script` on stdin.
-Output RunSqlite3(const std::string& db, const std::string& script, const std::string& dir) {
-  const std::string in = dir + "/in.sql", out = dir + "/out.txt", err = dir + "/err.txt";
-  std::ofstream(in) << script;
-  const std::string cmd = "sqlite3 " + db + " < " + in + " > " + out + " 2> " + err;
-  Output o;
-  o.status = std::system(cmd.c_str());
-  std::stringstream so, se;
-  so << std::ifstream(out).rdbuf();
-  se << std::ifstream(err).rdbuf();
-  o.out = so.str();
-  o.err = se.str();
-  return o;
+// sqlite3's shell on `db`: `script` on stdin, or `command` as its SQL argument.
+Output RunSqlite3(const std::string& db, const std::string& script,
+                  const std::string* command = nullptr) {
+  std::vector<std::string> argv = {testing::Sqlite3ShellPath(), db};
+  if (command != nullptr) argv.push_back(*command);
+  const testing::ProgramOutput p = testing::RunProgram(argv, script);
+  EXPECT_TRUE(p.started) << argv[0];
+  return Output{p.out, p.err, p.exit_status};
 }
 
 class ShellTest : public ::testing::Test {
@@ -64,13 +62,44 @@ class ShellTest : public ::testing::Test {
     return o;
   }
 
+  // engine-shell DB "SQL": a fresh connection, as each sqlite3 run has.
+  Output RunEngineCommand(const std::string& sql) {
+    auto db = Database::Open(dir_.file("engine.db"));
+    EXPECT_TRUE(db.ok());
+    std::ostringstream out, err;
+    Shell shell(db->get(), out, err);
+    Output o;
+    o.status = shell.RunCommand(sql);
+    o.out = out.str();
+    o.err = err.str();
+    return o;
+  }
+
   void ExpectSameAsSqlite3(const std::string& script) {
-    if (std::system("sqlite3 -version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no sqlite3 shell";
-    const Output want = RunSqlite3(dir_.file("sqlite.db"), script, dir_.path());
+    // The sqlite3 shell is a declared dependency (scripts/install-deps.sh):
+    // without it the comparison cannot run, and that is a failure, not a pass.
+    ASSERT_FALSE(testing::Sqlite3ShellPath().empty())
+        << "no sqlite3 shell on PATH: apt-get install sqlite3";
+    const Output want = RunSqlite3(dir_.file("sqlite.db"), script);
     const Output got = RunEngine(script);
     EXPECT_EQ(got.out, want.out) << script;
     EXPECT_EQ(got.err, want.err) << script;
     EXPECT_EQ(got.status != 0, want.status != 0) << script;
+  }
+
+  // Each command as `sqlite3 DB "SQL"`: stdout, stderr and exit status.
+  void ExpectCommandsSameAsSqlite3(const std::vector<std::string>& commands) {
+    // The sqlite3 shell is a declared dependency (scripts/install-deps.sh):
+    // without it the comparison cannot run, and that is a failure, not a pass.
+    ASSERT_FALSE(testing::Sqlite3ShellPath().empty())
+        << "no sqlite3 shell on PATH: apt-get install sqlite3";
+    for (const std::string& sql : commands) {
+      const Output want = RunSqlite3(dir_.file("sqlite.db"), "", &sql);
+      const Output got = RunEngineCommand(sql);
+      EXPECT_EQ(got.out, want.out) << sql;
+      EXPECT_EQ(got.err, want.err) << sql;
+      EXPECT_EQ(got.status, want.status) << sql;
+    }
   }
 
   testing::TempDir dir_;
@@ -102,6 +131,76 @@ TEST_F(ShellTest, ErrorsMatch) {
       "SELECT count(*) FROM u;\n");
 }
 
+// Syntax errors show the statement and a caret under the error, the way
+// sqlite3 3.40 draws them: short and long statements (the "error here ---^"
+// form past byte 25, the window that slides past byte 50 and stops at 78
+// bytes), statements that follow another on the line, multi-line chunks
+// (reported at the chunk's first line), UTF-8 before the error.
+TEST_F(ShellTest, SyntaxErrorContextMatchesInScripts) {
+  ExpectSameAsSqlite3(
+      "SELECT * FORM t;\n"
+      "SELECT 1; SELEC 2; SELECT 3;\n"
+      "  SELECT id\n    FROM t WHERE a = 'one'\n    ORDER BY id LIMT 3;\n"
+      "-- a comment line is skipped\n"
+      "# and so is a shell comment\n"
+      "SELECT 1; /* a comment */ SELEC 2;\n"
+      "SELECT 'é', 'ü' FORM t;\n"
+      "SELECT id, a, b, c, id + 1, id * 2, a || 'suffix', b / 2.0, typeof(c) FROM t "
+      "WHERE id > 1 AND a NOTNULL GROUP BY id HAVNG count(*) > 0;\n"
+      "SELECT 'éééééééééééééééééééééééééééééé' AS x, 'üüüüüüüüüüüüüüü' AS y WHERE 1 = 1 AND AND 2;\n"
+      "SELECT x'zz';\n"
+      "SELECT 'unterminated;\n"
+      "';\n"
+      "SELECT 0x1234567890abcdef12;\n"
+      "SELECT * FROM t NATURAL FOO JOIN u;\n"
+      "SELECT 1 +\n");
+}
+
+// Errors the planner and the DDL find carry the place SQLite gives them.
+TEST_F(ShellTest, NameErrorContextMatchesInScripts) {
+  ExpectSameAsSqlite3(
+      "SELECT nosuch FROM t;\n"
+      "SELECT t.nosuch FROM t;\n"
+      "SELECT id FROM t WHERE a = 'one' AND b = 1.5 AND c IS NULL AND nosuch = 1;\n"
+      "SELECT nofunc(1);\n"
+      "SELECT abs(1, 2);\n"
+      "SELECT a FROM t, t AS t2;\n"
+      "CREATE TABLE t(x);\n"
+      "CREATE TABLE main.u(x);\n"
+      "SELECT * FROM nope;\n");
+}
+
+// Runtime errors name the chunk's first line and the result code, without
+// context, as sqlite3 prints them.
+TEST_F(ShellTest, RuntimeErrorsMatchInScripts) {
+  ExpectSameAsSqlite3(
+      "INSERT INTO u VALUES (1, 'dup');\n"
+      "INSERT INTO u VALUES (9, NULL);\n"
+      "SELECT abs(-9223372036854775808);\n"
+      "INSERT INTO t(id) VALUES ('text');\n"
+      "COMMIT;\n"
+      "SELECT 1;\nSELECT 'x\ny'; INSERT INTO u VALUES (2, 'b');\n"
+      "SELECT count(*) FROM u;\n");
+}
+
+TEST_F(ShellTest, ErrorContextMatchesInCommandMode) {
+  ExpectCommandsSameAsSqlite3({
+      "SELECT * FORM t",
+      "   SELEC 1",
+      "\n  SELEC 1",
+      "SELECT 1; SELEC 2",
+      "SELECT 1;\n\n  SELECT a FROM t WHERE id = 1 ORDER BY a DESC LIMT 1",
+      "SELECT 'abc",
+      "SELECT nosuch FROM t",
+      "SELECT abs()",
+      "CREATE TABLE t(x)",
+      "INSERT INTO u VALUES (1, 'dup')",
+      "SELECT abs(-9223372036854775808)",
+      "INSERT INTO t(id) VALUES ('text')",
+      "SELECT 1 +",
+  });
+}
+
 TEST(ShellCommandTest, CommandModeExitStatus) {
   testing::TempDir dir;
   auto db = Database::Open(dir.file("c.db"));
@@ -116,6 +215,27 @@ TEST(ShellCommandTest, CommandModeExitStatus) {
   err.str("");
   EXPECT_EQ(shell.RunCommand("INSERT INTO t VALUES (1)"), 19);
   EXPECT_EQ(err.str(), "Error: stepping, UNIQUE constraint failed: t.a (19)\n");
+}
+
+// The caret drawing alone, against strings sqlite3 3.40 printed.
+TEST(ErrorContextTest, DrawsLikeSqlite3) {
+  EXPECT_EQ(ErrorContext("SELECT * FORM t", 9), "\n  SELECT * FORM t\n           ^--- error here");
+  EXPECT_EQ(ErrorContext("SELECT * FORM t", -1), "");
+  EXPECT_EQ(ErrorContext("SELECT 1", 8), "");  // past the text: no place to show
+  const std::string mid = "SELECT 1 FROM t WHERE a = 1 AND b = 2 AND FORM";
+  EXPECT_EQ(ErrorContext(mid, 42),
+            "\n  " + mid + "\n  " + std::string(28, ' ') + "error here ---^");
+  const std::string long_sql = "   SELECT x FROM t WHERE " + std::string(70, 'a') + " = 1 AND " +
+                               std::string(62, 'b') + " FORM";
+  EXPECT_EQ(ErrorContext(long_sql, static_cast<int>(long_sql.find("FORM"))),
+            "\n  " + std::string(49, 'b') + " FORM\n" + std::string(38, ' ') + "error here ---^");
+  const std::string utf8 = "SELECT 'x', 'ééééééééééééééééééééééééé' FORM t WHERE 1";
+  EXPECT_EQ(ErrorContext(utf8, static_cast<int>(utf8.find(" t ")) + 1),
+            "\n  ééééééééééééééééééééé' FORM t WHERE 1\n" + std::string(37, ' ') +
+                "error here ---^");
+  // Every kind of whitespace is shown as one space.
+  EXPECT_EQ(ErrorContext("SELECT\n\t*\rFORM t", 10),
+            "\n  SELECT  * FORM t\n            ^--- error here");
 }
 
 TEST(ShellCompleteTest, Completeness) {

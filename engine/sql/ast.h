@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -164,8 +165,21 @@ struct Ast {
   std::vector<ExprId> lists;
   std::vector<std::string> strings;
   std::vector<Select> selects;
+  // Byte offsets in the prepared text of column references and function
+  // calls, by ExprId (shorter than exprs, kNoOffset elsewhere): a planner
+  // error about one ("no such column") points there, as SQLite's does.
+  // A side table, so that the nodes the planner walks stay 40 bytes.
+  std::vector<uint32_t> offsets;
+  static constexpr uint32_t kNoOffset = std::numeric_limits<uint32_t>::max();
 
   const Expr& expr(ExprId id) const { return exprs[id]; }
+  // Where node `e` (a node of this Ast) starts; -1 when not recorded.
+  int offset_of(const Expr& e) const {
+    const std::less<const Expr*> before;
+    if (before(&e, exprs.data()) || !before(&e, exprs.data() + offsets.size())) return -1;
+    const uint32_t off = offsets[static_cast<size_t>(&e - exprs.data())];
+    return off == kNoOffset ? -1 : static_cast<int>(off);
+  }
   std::string_view str(StrId id) const {
     return id == kNoStr ? std::string_view() : std::string_view(strings[id]);
   }
@@ -213,6 +227,7 @@ struct CreateTableStmt {
   bool if_not_exists = false;
   std::string schema;
   std::string name;
+  uint32_t name_at = 0;  // byte offset of the name, for "table t already exists"
   std::vector<ColumnDef> columns;
   std::vector<TableConstraint> constraints;
   bool without_rowid = false;
@@ -239,6 +254,7 @@ struct CreateViewStmt {
   bool if_not_exists = false;
   std::string schema;
   std::string name;
+  uint32_t name_at = 0;  // byte offset of the name, for "view v already exists"
   std::vector<std::string> columns;
   SelectId select = 0;
   std::string schema_sql;

@@ -4,8 +4,12 @@
 
 namespace engine::sql {
 
-Parser::Parser(std::string_view sql) : sql_(sql), tokenizer_(sql) {
-  if (sql.size() >= std::numeric_limits<uint32_t>::max()) {
+// SQLite reads SQL as a C string: a NUL byte ends the text, even inside a
+// quoted literal. Reading past it would accept statements that sqlite3
+// cannot read back, e.g. a DEFAULT 'a<NUL>' stored in sqlite_schema.
+Parser::Parser(std::string_view sql)
+    : sql_(sql.substr(0, sql.find('\0'))), tokenizer_(sql_) {
+  if (sql_.size() >= std::numeric_limits<uint32_t>::max()) {
     error_ = Status::SqlError("string or blob too big");
     sql_ = std::string_view();
     tokenizer_ = Tokenizer(sql_);
@@ -39,8 +43,11 @@ Status Parser::Expect(TokenKind kind) {
 Status Parser::SyntaxError(const Token& at) const {
   if (at.kind == TokenKind::kEof) return Status::SqlError("incomplete input");
   std::string text(Text(at));
-  if (at.kind == TokenKind::kIllegal) return Status::SqlError("unrecognized token: \"" + text + "\"");
-  return Status::SqlError("near \"" + text + "\": syntax error");
+  const int offset = static_cast<int>(at.offset);
+  if (at.kind == TokenKind::kIllegal) {
+    return Status::SqlError("unrecognized token: \"" + text + "\"").WithOffset(offset);
+  }
+  return Status::SqlError("near \"" + text + "\": syntax error").WithOffset(offset);
 }
 
 Status Parser::ErrorNear() { return SyntaxError(Peek()); }

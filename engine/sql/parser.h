@@ -111,6 +111,8 @@ class Parser {
   Result<ExprId> NewExpr(Expr e, const std::vector<ExprId>* list = nullptr);
   Result<ExprId> NewSubquery(ExprKind kind, SelectId select, ExprId left, bool negated);
   StrId AddString(std::string s);
+  // Remembers where expression `id` starts, for the planner's error offsets.
+  void RecordOffset(ExprId id, const Token& at);
 
   // Nesting guard shared by expressions and subqueries: each level costs a
   // few stack frames, so the depth limit bounds stack use.

@@ -238,6 +238,7 @@ Status Parser::ParseCreateTable(Statement& st, bool temporary) {
   table.temporary = temporary;
   ENGINE_RETURN_IF_ERROR(ParseIfNotExists(table.if_not_exists));
   const uint32_t name_offset = Peek().offset;
+  table.name_at = PeekIs(TokenKind::kDot, 1) ? Peek(2).offset : name_offset;
   ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
   table.schema = std::move(name.first);
   table.name = std::move(name.second);
@@ -309,6 +310,7 @@ Status Parser::ParseCreateView(Statement& st, bool temporary) {
   view.temporary = temporary;
   ENGINE_RETURN_IF_ERROR(ParseIfNotExists(view.if_not_exists));
   const uint32_t name_offset = Peek().offset;
+  view.name_at = PeekIs(TokenKind::kDot, 1) ? Peek(2).offset : name_offset;
   ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
   view.schema = std::move(name.first);
   view.name = std::move(name.second);

@@ -323,12 +323,15 @@ Result<ExprId> Parser::ParseColumnRef() {
   }
   if (Text(column).front() == '"') e.flags |= Expr::kDoubleQuoted;
   e.u.ids.a = AddString(DecodeIdentifier(Text(column)));
-  return NewExpr(e);
+  ENGINE_ASSIGN_OR_RETURN(ExprId id, NewExpr(e));
+  RecordOffset(id, first);
+  return id;
 }
 
 Result<ExprId> Parser::ParseFunctionCall() {
   Expr e = Make(ExprKind::kFunction);
-  e.u.ids.a = AddString(DecodeIdentifier(Text(Advance())));
+  const Token name = Advance();
+  e.u.ids.a = AddString(DecodeIdentifier(Text(name)));
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
   std::vector<ExprId> args;
   if (Accept(TokenKind::kStar)) {
@@ -345,7 +348,15 @@ Result<ExprId> Parser::ParseFunctionCall() {
     } while (Accept(TokenKind::kComma));
   }
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-  return NewExpr(e, &args);
+  ENGINE_ASSIGN_OR_RETURN(ExprId id, NewExpr(e, &args));
+  RecordOffset(id, name);
+  return id;
+}
+
+void Parser::RecordOffset(ExprId id, const Token& at) {
+  std::vector<uint32_t>& offsets = ast_->offsets;
+  if (offsets.size() <= id) offsets.resize(size_t{id} + 1, Ast::kNoOffset);
+  offsets[id] = at.offset;
 }
 
 Result<ExprId> Parser::ParseParenthesized() {
@@ -402,7 +413,10 @@ Result<ExprId> Parser::ParseNumber(const Token& t) {
       (text[1] == 'x' || text[1] == 'X')) {
     std::string_view digits = text.substr(2);
     while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
-    if (digits.size() > 16) return Status::SqlError("hex literal too big: " + std::string(text));
+    if (digits.size() > 16) {
+      return Status::SqlError("hex literal too big: " + std::string(text))
+          .WithOffset(static_cast<int>(t.offset));
+    }
     uint64_t v = 0;
     std::from_chars(digits.data(), digits.data() + digits.size(), v, 16);
     e.kind = ExprKind::kInteger;

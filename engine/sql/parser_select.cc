@@ -200,7 +200,8 @@ Result<std::optional<JoinType>> Parser::ParseJoinOperator() {
   }
   if ((flags & (kInner | kOuter)) == (kInner | kOuter) || (flags & kError) != 0 ||
       (flags & (kOuter | kLeft | kRight)) == kOuter) {
-    return Status::SqlError("unknown join type: " + spelled);
+    return Status::SqlError("unknown join type: " + spelled)
+        .WithOffset(static_cast<int>(words[0].offset));
   }
   if ((flags & kRight) != 0) {
     return Status::NotSupported("RIGHT and FULL OUTER JOINs are not supported");

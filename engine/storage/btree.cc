@@ -49,15 +49,34 @@ void BTree::Unregister(BtCursor* c) {
   if (it != cursors_.end()) cursors_.erase(it);
 }
 
+void BTree::Activate(BtCursor* c) {
+  if (c->active_slot_ >= 0) return;
+  c->active_slot_ = static_cast<int>(active_.size());
+  active_.push_back(c);
+}
+
+void BTree::Deactivate(BtCursor* c) {
+  const int slot = c->active_slot_;
+  if (slot < 0) return;
+  BtCursor* last = active_.back();
+  active_[static_cast<size_t>(slot)] = last;
+  last->active_slot_ = slot;
+  active_.pop_back();
+  c->active_slot_ = -1;
+}
+
 Status BTree::SaveCursors(uint32_t root, const BtCursor* except) {
-  for (BtCursor* c : cursors_) {
+  // Backwards: a saved cursor leaves active_, and the one that takes its
+  // slot comes from the end, already visited.
+  for (size_t i = active_.size(); i-- > 0;) {
+    BtCursor* c = active_[i];
     if (c != except && c->root_ == root) ENGINE_RETURN_IF_ERROR(c->save());
   }
   return Status::OK();
 }
 
 Status BTree::SaveAllCursors() {
-  for (BtCursor* c : cursors_) ENGINE_RETURN_IF_ERROR(c->save());
+  for (size_t i = active_.size(); i-- > 0;) ENGINE_RETURN_IF_ERROR(active_[i]->save());
   return Status::OK();
 }
 
@@ -79,6 +98,13 @@ Status BTree::Rollback() {
   // Positions may name rows the rollback removes; cursors re-seek by key.
   Status st = SaveAllCursors();
   Status rb = pager_->Rollback();
+  return rb.ok() ? st : rb;
+}
+
+Status BTree::RollbackStatement() {
+  // As for Rollback: positions may name rows the statement added.
+  Status st = SaveAllCursors();
+  Status rb = pager_->RollbackStatement();
   return rb.ok() ? st : rb;
 }
 
@@ -215,47 +241,118 @@ Status BTree::BuildCell(uint8_t type, const uint8_t* prefix, size_t prefix_len,
   return Status::OK();
 }
 
-Status BTree::InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> cell) {
+Status BTree::InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> cell,
+                         bool* balanced) {
   const PathEntry leaf = path->back();
+  if (balanced != nullptr) *balanced = true;
   {
     ENGINE_ASSIGN_OR_RETURN(PageRef p, GetWritable(leaf.pgno));
     PageInfo pg;
     ENGINE_RETURN_IF_ERROR(parse_page_header(p.data(), leaf.pgno, pager_->usable_size(), &pg));
     bool fitted;
     ENGINE_RETURN_IF_ERROR(page_insert_cell(p.mutable_data(), &pg, leaf.idx, cell, &fitted));
-    if (fitted) return Status::OK();
+    if (fitted) {
+      if (balanced != nullptr) *balanced = false;
+      return Status::OK();
+    }
   }
   std::vector<Pending> pending;
   pending.push_back(Pending{leaf.idx, std::vector<uint8_t>(cell.begin(), cell.end())});
   return Balance(path, static_cast<int>(path->size()) - 1, &pending);
 }
 
-Status BTree::Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> record) {
+BtCursor& BTree::Scratch(uint32_t root, std::span<const bool> desc) {
+  if (!scratch_) {
+    scratch_ = std::make_unique<BtCursor>(this, root, desc);
+  } else {
+    scratch_->rebind(root, desc);
+  }
+  return *scratch_;
+}
+
+bool BTree::PathFromHint(const BtCursor* c, uint32_t root, int64_t rowid,
+                         std::vector<PathEntry>* path, bool* replace) const {
+  if (c == nullptr || c->tree_ != this || c->root_ != root || !c->is_table_) return false;
+  int depth;
+  int idx;
+  if (c->state_ == BtCursor::State::kValid) {
+    depth = c->depth_;
+    const BtCursor::Level& lv = c->stack_[depth];
+    if (depth < 0 || !lv.info.leaf || lv.idx >= lv.info.ncell) return false;
+    if (c->cell_.key == rowid) {
+      idx = lv.idx;
+      *replace = true;
+    } else if (c->cell_.key < rowid) {
+      if (lv.idx + 1 < lv.info.ncell) {
+        // Between this entry and the next one of the same leaf.
+        CellInfo next;
+        if (!parse_cell_header(lv.page.data(), lv.info,
+                               read_cell_ptr(lv.page.data(), lv.info.ptrs_off, lv.idx + 1), &next) ||
+            next.key <= rowid) {
+          return false;
+        }
+        idx = lv.idx + 1;
+      } else {
+        // After the last entry of the tree: every level took its right child.
+        for (int d = 0; d < depth; ++d) {
+          if (c->stack_[d].idx != c->stack_[d].info.ncell) return false;
+        }
+        idx = lv.info.ncell;
+      }
+    } else {
+      return false;
+    }
+  } else if (c->state_ == BtCursor::State::kInvalid && c->append_hint_ &&
+             c->append_rowid_ == rowid) {
+    depth = c->append_depth_;
+    const BtCursor::Level& lv = c->stack_[depth];
+    if (!lv.info.leaf || lv.idx != lv.info.ncell) return false;
+    idx = lv.idx;
+  } else {
+    return false;
+  }
+  for (int d = 0; d < depth; ++d) path->push_back({c->stack_[d].info.pgno, c->stack_[d].idx});
+  path->push_back({c->stack_[depth].info.pgno, idx});
+  return true;
+}
+
+Status BTree::Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> record,
+                     BtCursor* hint) {
   ENGINE_RETURN_IF_ERROR(RequireWrite());
-  ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
   std::vector<PathEntry>& path = path_;
   path.clear();
   bool replace = false;
-  {
-    BtCursor c(this, root);
-    ENGINE_RETURN_IF_ERROR(c.descend_table(rowid));
-    for (int d = 0; d <= c.depth_; ++d) path.push_back({c.stack_[d].info.pgno, c.stack_[d].idx});
-    const BtCursor::Level& lv = c.stack_[c.depth_];
-    if (lv.idx < lv.info.ncell) {
-      CellInfo cell;
-      if (!parse_cell_header(lv.page.data(), lv.info,
-                             read_cell_ptr(lv.page.data(), lv.info.ptrs_off, lv.idx), &cell)) {
-        return Status::Corruption("page " + std::to_string(lv.info.pgno) + ": cell outside the page");
+  const bool hinted = PathFromHint(hint, root, rowid, &path, &replace);
+  if (!hinted) {
+    path.clear();
+    BtCursor& c = Scratch(root, {});
+    Status st = c.descend_table(rowid);
+    if (st.ok()) {
+      for (int d = 0; d <= c.depth_; ++d) path.push_back({c.stack_[d].info.pgno, c.stack_[d].idx});
+      const BtCursor::Level& lv = c.stack_[c.depth_];
+      if (lv.idx < lv.info.ncell) {
+        CellInfo cell;
+        if (!parse_cell_header(lv.page.data(), lv.info,
+                               read_cell_ptr(lv.page.data(), lv.info.ptrs_off, lv.idx), &cell)) {
+          st = Status::Corruption("page " + std::to_string(lv.info.pgno) +
+                                  ": cell outside the page");
+        }
+        replace = cell.key == rowid;
       }
-      replace = cell.key == rowid;
     }
+    c.close();
+    ENGINE_RETURN_IF_ERROR(st);
   }
+  // Every other cursor on the tree lets go of its pages; the hint keeps its
+  // own, to be moved onto the new row below.
+  ENGINE_RETURN_IF_ERROR(SaveCursors(root, hinted ? hint : nullptr));
   uint8_t prefix[2 * kMaxVarintLen];
   int n = put_varint(prefix, record.size());
   n += put_varint(prefix + n, static_cast<uint64_t>(rowid));
   std::vector<uint8_t> cell;
   cell.swap(cell_buf_);
   Status st = BuildCell(kTableLeaf, prefix, static_cast<size_t>(n), record, &cell);
+  bool done = false;
   if (st.ok() && replace) {
     auto p = GetWritable(path.back().pgno);
     if (!p.ok()) {
@@ -264,24 +361,96 @@ Status BTree::Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> reco
       PageInfo pg;
       st = parse_page_header(p->data(), path.back().pgno, pager_->usable_size(), &pg);
       CellInfo old;
-      if (st.ok() && !parse_cell_header(p->data(), pg,
-                                        read_cell_ptr(p->data(), pg.ptrs_off, path.back().idx), &old)) {
-        st = Status::Corruption("page " + std::to_string(pg.pgno) + ": cell outside the page");
+      uint16_t off = 0;
+      if (st.ok()) {
+        off = read_cell_ptr(p->data(), pg.ptrs_off, path.back().idx);
+        if (path.back().idx >= pg.ncell || !parse_cell_header(p->data(), pg, off, &old)) {
+          st = Status::Corruption("page " + std::to_string(pg.pgno) + ": cell outside the page");
+        }
       }
-      if (st.ok()) st = FreeOverflow(old);
-      if (st.ok()) st = page_drop_cell(p->mutable_data(), &pg, path.back().idx);
+      if (st.ok() && old.payload_size == old.local && record.size() == cell.size() - n &&
+          cell_length(old, off) == cell.size()) {
+        // Same size, nothing overflows: SQLite's overwrite in place (an
+        // UPDATE that keeps the row's length touches only its bytes).
+        std::memcpy(p->mutable_data() + off, cell.data(), cell.size());
+        done = true;
+      } else {
+        if (st.ok()) st = FreeOverflow(old);
+        if (st.ok()) st = page_drop_cell(p->mutable_data(), &pg, path.back().idx);
+      }
     }
   }
-  if (st.ok()) st = InsertCell(&path, cell);
+  bool balanced = false;
+  if (st.ok() && !done) st = InsertCell(&path, cell, &balanced);
   cell.swap(cell_buf_);
+  if (hinted) {
+    if (st.ok() && !balanced) {
+      st = hint->land_after_insert(static_cast<int>(path.size()) - 1, path.back().idx);
+    } else {
+      hint->close();
+    }
+  }
   return st;
 }
 
-Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc) {
+Result<bool> BTree::IndexPathFromHint(BtCursor* c, uint32_t root, const Value* key, int n,
+                                      std::vector<PathEntry>* path) {
+  if (c == nullptr || c->tree_ != this || c->root_ != root || c->is_table_ ||
+      c->descend_leaf_ < 0) {
+    return false;
+  }
+  const int leaf = c->descend_leaf_;
+  // In key order the place is preceded by the cell before it in the leaf,
+  // else by the divider left of the child the nearest ancestor took; and
+  // followed likewise. No neighbour on a side: the tree's end.
+  for (int d = leaf; d >= 0; --d) {
+    const BtCursor::Level& lv = c->stack_[d];
+    if (lv.idx < lv.info.ncell) {
+      int cmp;
+      ENGINE_RETURN_IF_ERROR(c->compare_cell(lv, lv.idx, key, n, &cmp));
+      if (cmp <= 0) return false;
+      break;
+    }
+  }
+  for (int d = leaf; d >= 0; --d) {
+    const BtCursor::Level& lv = c->stack_[d];
+    if (lv.idx > 0) {
+      int cmp;
+      ENGINE_RETURN_IF_ERROR(c->compare_cell(lv, lv.idx - 1, key, n, &cmp));
+      if (cmp >= 0) return false;
+      break;
+    }
+  }
+  for (int d = 0; d <= leaf; ++d) path->push_back({c->stack_[d].info.pgno, c->stack_[d].idx});
+  return true;
+}
+
+Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc,
+                          BtCursor* hint) {
   ENGINE_RETURN_IF_ERROR(RequireWrite());
+  if (hint != nullptr && hint->descend_leaf_ >= 0) {
+    ENGINE_RETURN_IF_ERROR(key_reader_.Parse(key.data(), key.size()));
+    key_values_.clear();
+    for (int i = 0; i < key_reader_.column_count(); ++i) key_values_.push_back(key_reader_.column(i));
+    std::vector<PathEntry>& path = path_;
+    path.clear();
+    ENGINE_ASSIGN_OR_RETURN(bool hinted,
+                            IndexPathFromHint(hint, root, key_values_.data(),
+                                              static_cast<int>(key_values_.size()), &path));
+    if (hinted) {
+      ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
+      uint8_t prefix[kMaxVarintLen];
+      const int n = put_varint(prefix, key.size());
+      std::vector<uint8_t>& cell = cell_buf_;
+      ENGINE_RETURN_IF_ERROR(BuildCell(kIndexLeaf, prefix, static_cast<size_t>(n), key, &cell));
+      return InsertCell(&path, cell);
+    }
+  }
   ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
-  BtCursor c(this, root, desc);
-  return InsertIndexAt(&c, root, key);
+  BtCursor& c = Scratch(root, desc);
+  Status st = InsertIndexAt(&c, root, key);
+  c.close();
+  return st;
 }
 
 Status BTree::InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t> key) {
@@ -292,19 +461,33 @@ Status BTree::InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t>
   values.clear();
   for (int i = 0; i < reader.column_count(); ++i) values.push_back(reader.column(i));
   const int nkey = static_cast<int>(values.size());
-  bool exact = false;
-  ENGINE_RETURN_IF_ERROR(c->seek_index(values.data(), nkey, SeekOp::kGE, &exact));
-  if (exact) {
-    // An equal key already exists: replace it.
-    ENGINE_RETURN_IF_ERROR(Delete(c));
-    ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
-  }
   ENGINE_RETURN_IF_ERROR(c->descend_index(values.data(), nkey, false));
+  // The entry at the lower bound: in the leaf, or else the interior entry of
+  // the nearest ancestor entered left of its right child. When it equals the
+  // key (the rowid included), it is replaced.
+  bool exact = false;
+  for (int d = c->depth_; d >= 0; --d) {
+    const BtCursor::Level& lv = c->stack_[d];
+    if (lv.idx < lv.info.ncell) {
+      int cmp;
+      ENGINE_RETURN_IF_ERROR(c->compare_cell(lv, lv.idx, values.data(), nkey, &cmp));
+      exact = cmp == 0;
+      break;
+    }
+  }
+  if (exact) {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(c->seek_index(values.data(), nkey, SeekOp::kGE, &found));
+    if (found) {
+      ENGINE_RETURN_IF_ERROR(Delete(c));
+      ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
+    }
+    ENGINE_RETURN_IF_ERROR(c->descend_index(values.data(), nkey, false));
+  }
   std::vector<PathEntry>& path = path_;
   path.clear();
   for (int d = 0; d <= c->depth_; ++d) path.push_back({c->stack_[d].info.pgno, c->stack_[d].idx});
-  c->release_pages();
-  c->state_ = BtCursor::State::kInvalid;
+  c->close();
   uint8_t prefix[kMaxVarintLen];
   const int n = put_varint(prefix, key.size());
   std::vector<uint8_t>& cell = cell_buf_;

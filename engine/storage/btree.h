@@ -40,6 +40,11 @@ class BTree {
   Status BeginWrite();
   Status Commit();
   Status Rollback();
+  // Statement savepoints (Pager::BeginStatement): a failing statement inside
+  // an explicit transaction is undone alone.
+  Status BeginStatement() { return pager_->BeginStatement(); }
+  void EndStatement() { pager_->EndStatement(); }
+  Status RollbackStatement();
 
   // A new, empty tree; its root page number is stable for its lifetime.
   Result<uint32_t> CreateTable();
@@ -49,11 +54,22 @@ class BTree {
   // Frees every page but the root, which becomes an empty leaf.
   Status ClearTree(uint32_t root);
 
-  // Table trees: inserts the row, replacing one with the same rowid.
-  Status Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> record);
+  // Table trees: inserts the row, replacing one with the same rowid. `hint`,
+  // a cursor on this tree that the caller just positioned at the rowid, on
+  // its neighbour, at the last row, or past the end by a seek, saves the
+  // descent (as SQLite's OP_Insert reuses its seek); unless the insert had
+  // to rebalance, the hint is left on the new row, so that the next
+  // rowid-order insert finds its place at once. A replacement of the same
+  // size overwrites the cell in place.
+  Status Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> record,
+                BtCursor* hint = nullptr);
   // Index trees: inserts the key record (indexed columns then rowid),
   // ordered with desc[i] reversing column i. An equal key is replaced.
-  Status InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc = {});
+  // `hint`, a cursor on this index just positioned by seek_index (the
+  // UNIQUE check's probe), saves the descent when the key belongs where
+  // that seek ended: two comparisons with its neighbours prove it.
+  Status InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc = {},
+                     BtCursor* hint = nullptr);
   // Deletes the entry under the cursor. Afterwards next() moves to the entry
   // that followed it and prev() to the one before.
   Status Delete(BtCursor* cursor);
@@ -71,6 +87,11 @@ class BTree {
 
   void Register(BtCursor* c) { cursors_.push_back(c); }
   void Unregister(BtCursor* c);
+  // Cursors that pin pages (and so must be saved before a change) are kept
+  // apart from the idle ones: a connection with many prepared statements
+  // keeps many idle cursors, and every insert would otherwise visit them.
+  void Activate(BtCursor* c);
+  void Deactivate(BtCursor* c);
   Status SaveCursors(uint32_t root, const BtCursor* except);
   Status SaveAllCursors();
 
@@ -82,9 +103,21 @@ class BTree {
                    std::span<const uint8_t> payload, std::vector<uint8_t>* cell);
   Status FreeOverflow(const CellInfo& c);
   Status FreePages(uint32_t pgno, int depth, std::vector<uint32_t>* seen);
-  // Puts `cell` at leaf path.back(), balancing when it does not fit.
-  Status InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> cell);
+  // Puts `cell` at leaf path.back(), balancing when it does not fit
+  // (*balanced then says so: pages other than the leaf changed).
+  Status InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> cell,
+                    bool* balanced = nullptr);
   Status InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t> key);
+  // The insertion path for `rowid` read off a positioned cursor; false when
+  // the cursor does not pin it down (the caller then descends).
+  bool PathFromHint(const BtCursor* c, uint32_t root, int64_t rowid, std::vector<PathEntry>* path,
+                    bool* replace) const;
+  // The same for an index key: the path where the hint's last descent
+  // ended, when the key lies strictly between that place's neighbours.
+  Result<bool> IndexPathFromHint(BtCursor* c, uint32_t root, const Value* key, int n,
+                                 std::vector<PathEntry>* path);
+  // The cursor Insert and InsertIndex descend with, re-pointed at `root`.
+  BtCursor& Scratch(uint32_t root, std::span<const bool> desc);
   Status DeleteInterior(std::vector<PathEntry>* path, BtCursor* cursor);
 
   // Balancing (btree_balance.cc).
@@ -95,12 +128,16 @@ class BTree {
   Result<bool> Underfull(const PageRef& page, const PageInfo& pg) const;
 
   std::unique_ptr<Pager> pager_;
-  std::vector<BtCursor*> cursors_;
+  std::vector<BtCursor*> cursors_;  // every cursor on this tree
+  std::vector<BtCursor*> active_;   // those that pin pages
   // Scratch for Insert / InsertIndex (not re-entered while in use).
   std::vector<uint8_t> cell_buf_;
   std::vector<PathEntry> path_;
   RecordReader key_reader_;
   std::vector<Value> key_values_;
+  // Last, so that it goes before the pager (the destructor has already
+  // detached it from this tree).
+  std::unique_ptr<BtCursor> scratch_;
 };
 
 }  // namespace engine

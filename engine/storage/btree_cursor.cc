@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "engine/storage/btree.h"
 
@@ -28,8 +29,25 @@ BtCursor::~BtCursor() {
 }
 
 void BtCursor::release_pages() {
-  for (Level& lv : stack_) lv.page.Release();
+  for (int d = 0; d <= top_; ++d) stack_[d].page.Release();
+  if (active_slot_ >= 0 && tree_ != nullptr) tree_->Deactivate(this);
+  top_ = -1;
   depth_ = -1;
+  append_hint_ = false;
+  descend_leaf_ = -1;
+}
+
+void BtCursor::close() {
+  release_pages();
+  state_ = State::kInvalid;
+}
+
+void BtCursor::rebind(uint32_t root, std::span<const bool> desc) {
+  close();
+  root_ = root;
+  if (desc.size() > ndesc_) desc_ = std::make_unique<bool[]>(desc.size());
+  ndesc_ = desc.size();
+  std::copy(desc.begin(), desc.end(), desc_.get());
 }
 
 uint32_t BtCursor::child_at(const Level& lv, int idx) const {
@@ -37,13 +55,25 @@ uint32_t BtCursor::child_at(const Level& lv, int idx) const {
   return get_u32(lv.page.data() + read_cell_ptr(lv.page.data(), lv.info.ptrs_off, idx));
 }
 
+Status BtCursor::load_page_info(Level& lv, uint32_t pgno) {
+  static_assert(std::is_trivially_copyable_v<PageInfo>);
+  if (lv.page.load_parsed(&lv.info, sizeof lv.info)) return Status::OK();
+  ENGINE_RETURN_IF_ERROR(parse_page_header(lv.page.data(), pgno, tree_->pager_->usable_size(), &lv.info));
+  lv.page.store_parsed(&lv.info, sizeof lv.info);
+  return Status::OK();
+}
+
 Status BtCursor::move_to_root() {
   if (tree_ == nullptr) return Status::InvalidArgument("cursor used after its b-tree was closed");
   Level& lv = stack_[0];
+  append_hint_ = false;
+  descend_leaf_ = -1;
+  if (active_slot_ < 0) tree_->Activate(this);
   if (!lv.page || lv.page.pgno() != root_) {
     lv.page.Release();
+    if (top_ < 0) top_ = 0;
     ENGINE_ASSIGN_OR_RETURN(lv.page, tree_->pager_->Get(root_));
-    Status st = parse_page_header(lv.page.data(), root_, tree_->pager_->usable_size(), &lv.info);
+    Status st = load_page_info(lv, root_);
     if (!st.ok()) {
       lv.page.Release();
       return st;
@@ -66,8 +96,9 @@ Status BtCursor::push_child(uint32_t child) {
   if (!lv.page || lv.page.pgno() != child) {
     lv.page.Release();
     if (child == 1) return Status::Corruption("child pointer to page 1");
+    if (top_ < d) top_ = d;
     ENGINE_ASSIGN_OR_RETURN(lv.page, tree_->pager_->Get(child));
-    Status st = parse_page_header(lv.page.data(), child, tree_->pager_->usable_size(), &lv.info);
+    Status st = load_page_info(lv, child);
     if (!st.ok()) {
       lv.page.Release();
       return st;
@@ -137,6 +168,7 @@ Status BtCursor::last() {
 }
 
 Status BtCursor::step_next() {
+  descend_leaf_ = -1;
   Level* lv = &stack_[depth_];
   if (!lv->info.leaf) {  // on an index entry in an interior page
     ++lv->idx;
@@ -159,6 +191,7 @@ Status BtCursor::step_next() {
 }
 
 Status BtCursor::step_prev() {
+  descend_leaf_ = -1;
   Level* lv = &stack_[depth_];
   if (!lv->info.leaf) {
     ENGINE_RETURN_IF_ERROR(push_child(child_at(*lv, lv->idx)));
@@ -213,10 +246,103 @@ Status BtCursor::settle_after_descend() {
   return step_next();
 }
 
+bool BtCursor::seek_in_leaf(int64_t rowid, Status* st) {
+  Level& lv = stack_[depth_];
+  const uint8_t* page = lv.page.data();
+  const PageInfo& pg = lv.info;
+  if (!pg.leaf || !pg.table || lv.idx >= pg.ncell) return false;
+  if (cell_.key == rowid) return true;
+  // The rowid belongs to this leaf when it lies between the leaf's first
+  // and last keys; search only the side of the current entry it is on.
+  int lo, hi;
+  int64_t key;
+  if (cell_.key < rowid) {
+    lo = lv.idx + 1;
+    hi = pg.ncell - 1;
+    if (lo <= hi && !table_cell_key(page, pg, hi, &key)) return false;
+    if (lo > hi || key < rowid) {
+      // Past this leaf: past the whole tree when the leaf is the rightmost
+      // one, and then the rowid would be appended here (rowid-order inserts
+      // find their place without a descent, like SQLite's BTCF_AtLast).
+      for (int d = 0; d < depth_; ++d) {
+        if (stack_[d].idx != stack_[d].info.ncell) return false;
+      }
+      lv.idx = pg.ncell;
+      state_ = State::kInvalid;
+      append_hint_ = true;
+      append_depth_ = depth_;
+      append_rowid_ = rowid;
+      *st = Status::OK();
+      return true;
+    }
+  } else {
+    lo = 0;
+    hi = lv.idx;
+    if (lo == hi) return false;
+    if (!table_cell_key(page, pg, 0, &key) || key > rowid) return false;
+  }
+  // Lower bound in [lo, hi]: the entry at hi is known to be >= rowid.
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (!table_cell_key(page, pg, mid, &key)) return false;
+    if (key < rowid) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  lv.idx = lo;
+  append_hint_ = false;
+  *st = load_cell();
+  return true;
+}
+
+Status BtCursor::land_after_insert(int leaf, int idx) {
+  Level& lv = stack_[leaf];
+  append_hint_ = false;
+  descend_leaf_ = -1;
+  Status st = parse_page_header(lv.page.data(), lv.info.pgno, tree_->pager_->usable_size(), &lv.info);
+  if (!st.ok() || idx >= lv.info.ncell) {
+    close();
+    return st;
+  }
+  depth_ = leaf;
+  lv.idx = idx;
+  return load_cell();
+}
+
 Status BtCursor::seek(int64_t rowid, bool* found) {
+  if (state_ == State::kValid && is_table_) {
+    // Random probes (a join on an unordered key) rarely stay in the leaf:
+    // after a few misses in a row, stop trying for a while.
+    if (leaf_skip_ > 0) {
+      --leaf_skip_;
+    } else {
+      Status st;
+      if (seek_in_leaf(rowid, &st)) {
+        ENGINE_RETURN_IF_ERROR(st);
+        leaf_misses_ = 0;
+        if (found != nullptr) *found = state_ == State::kValid && cell_.key == rowid;
+        return Status::OK();
+      }
+      if (++leaf_misses_ >= 4) {
+        leaf_misses_ = 0;
+        leaf_skip_ = 16;
+      }
+    }
+  }
   ENGINE_RETURN_IF_ERROR(descend_table(rowid));
+  const int leaf = depth_;
+  const bool past_leaf = stack_[leaf].idx >= stack_[leaf].info.ncell;
   ENGINE_RETURN_IF_ERROR(settle_after_descend());
   if (found != nullptr) *found = state_ == State::kValid && cell_.key == rowid;
+  // Past the end of the tree: settling changed no index on the path, which
+  // still says where the rowid would be appended.
+  if (past_leaf && state_ == State::kInvalid) {
+    append_hint_ = true;
+    append_depth_ = leaf;
+    append_rowid_ = rowid;
+  }
   return Status::OK();
 }
 
@@ -268,6 +394,7 @@ Status BtCursor::payload(std::span<const uint8_t>* out) {
 }
 
 Status BtCursor::compare_cell(const Level& lv, int idx, const Value* key, int n, int* cmp) {
+  if (compare_cell_local(lv, idx, key, n, cmp)) return Status::OK();
   CellInfo c;
   if (!parse_cell_header(lv.page.data(), lv.info, read_cell_ptr(lv.page.data(), lv.info.ptrs_off, idx),
                          &c)) {
@@ -289,7 +416,9 @@ Status BtCursor::descend_index(const Value* key, int n, bool strictly_greater) {
     while (lo < hi) {
       const int mid = (lo + hi) >> 1;
       int cmp;
-      ENGINE_RETURN_IF_ERROR(compare_cell(lv, mid, key, n, &cmp));
+      if (!compare_cell_local(lv, mid, key, n, &cmp)) {
+        ENGINE_RETURN_IF_ERROR(compare_cell(lv, mid, key, n, &cmp));
+      }
       if (cmp < 0 || (strictly_greater && cmp == 0)) {
         lo = mid + 1;
       } else {
@@ -297,7 +426,10 @@ Status BtCursor::descend_index(const Value* key, int n, bool strictly_greater) {
       }
     }
     lv.idx = lo;
-    if (lv.info.leaf) return Status::OK();
+    if (lv.info.leaf) {
+      descend_leaf_ = depth_;
+      return Status::OK();
+    }
     ENGINE_RETURN_IF_ERROR(push_child(child_at(lv, lo)));
   }
 }
@@ -340,6 +472,8 @@ Status BtCursor::seek_index(const Value* key, int n, SeekOp op, bool* exact) {
 }
 
 Status BtCursor::save() {
+  append_hint_ = false;
+  descend_leaf_ = -1;
   if (state_ == State::kValid) {
     if (is_table_) {
       saved_rowid_ = cell_.key;

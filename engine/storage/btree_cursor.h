@@ -41,12 +41,23 @@ class BtCursor {
   // Known once the cursor has visited its root page.
   bool is_table() const { return is_table_; }
 
+  // Lets go of every page and forgets the position, but keeps the cursor
+  // (and its buffers) for the next execution of a prepared statement:
+  // re-creating one per execution costs more than the seek it serves.
+  void close();
+  // close(), then point the cursor at another tree.
+  void rebind(uint32_t root, std::span<const bool> desc = {});
+
   Status first();
   Status last();
   Status next();
   Status prev();
   // Table trees: positions at the entry with this rowid, else the first one
-  // after it (or at the end). *found says whether the rowid exists.
+  // after it (or at the end). *found says whether the rowid exists. A seek
+  // that lands in the leaf the cursor is already on searches that leaf
+  // alone (joins and index-to-table lookups often probe nearby rowids).
+  // A seek past the last entry remembers where the rowid would go, so that
+  // BTree::Insert with this cursor as its hint appends without descending.
   Status seek(int64_t rowid, bool* found = nullptr);
   // Index trees: see SeekOp. *exact says whether the entry landed on equals
   // the key on its n columns.
@@ -58,6 +69,10 @@ class BtCursor {
   bool eof() const { return !valid(); }
 
   int64_t rowid() const { return state_ == State::kSaved ? saved_rowid_ : cell_.key; }
+  // On the row with this rowid, its page pinned (a table cursor).
+  bool at_rowid(int64_t rowid) const {
+    return state_ == State::kValid && is_table_ && cell_.key == rowid;
+  }
   uint64_t payload_size() const { return cell_.payload_size; }
   // The current entry's payload (table row record, or index key record):
   // a view into the pinned page, or into the cursor's buffer when it
@@ -75,6 +90,14 @@ class BtCursor {
 
   Status move_to_root();
   Status push_child(uint32_t child);
+  // lv.info for the page just pinned at lv: the parse the pager keeps with
+  // a clean page, else parse_page_header (stored for the next visit).
+  Status load_page_info(Level& lv, uint32_t pgno);
+  // seek() within the current leaf; false when the rowid may lie elsewhere.
+  bool seek_in_leaf(int64_t rowid, Status* st);
+  // BTree::Insert put a cell at `idx` of the leaf at level `leaf` of this
+  // cursor's path, changing no other page: re-read the leaf and stand on it.
+  Status land_after_insert(int leaf, int idx);
   Status move_to_leftmost();
   Status move_to_rightmost();
   Status load_cell();
@@ -87,6 +110,10 @@ class BtCursor {
   Status descend_index(const Value* key, int n, bool strictly_greater);
   static Status corrupt_cell(uint32_t pgno, int idx);
   Status compare_cell(const Level& lv, int idx, const Value* key, int n, int* cmp);
+  // compare_cell for a cell whose key is all on the page: no Status, no
+  // copy. False when it cannot decide (an overflowing or malformed cell):
+  // compare_cell then does, or reports the corruption.
+  bool compare_cell_local(const Level& lv, int idx, const Value* key, int n, int* cmp) const;
   // From a leaf lower bound, step onto the entry it denotes (or the end).
   Status settle_after_descend();
   Status read_payload(const uint8_t* page, const CellInfo& c, std::span<const uint8_t>* out,
@@ -106,6 +133,19 @@ class BtCursor {
   bool allow_empty_pages_ = false;  // BTree's own descents during a delete
   State state_ = State::kInvalid;
   int depth_ = -1;  // index of the deepest level in use
+  int top_ = -1;    // deepest level that may still pin a page
+  int active_slot_ = -1;  // place in BTree::active_ while pages are pinned
+  // After a seek past the last entry: the rowid sought, with stack_[0..
+  // append_depth_] still describing the path to the end of the last leaf.
+  bool append_hint_ = false;
+  int append_depth_ = -1;
+  int64_t append_rowid_ = 0;
+  // After descend_index (an index seek): the leaf level its path ends at,
+  // so that BTree::InsertIndex can insert there; -1 once the cursor moves.
+  int descend_leaf_ = -1;
+  // seek()'s leaf-local search: misses in a row, and seeks left to skip it.
+  uint8_t leaf_misses_ = 0;
+  uint8_t leaf_skip_ = 0;
   std::array<Level, kMaxBtreeDepth> stack_;
   CellInfo cell_;
   std::vector<uint8_t> overflow_buf_;
@@ -128,13 +168,11 @@ ENGINE_ALWAYS_INLINE Status BtCursor::descend_table(int64_t rowid) {
     const PageInfo& pg = lv.info;
     int lo = 0;
     int hi = pg.ncell;
-    CellInfo c;
     while (lo < hi) {
       const int mid = (lo + hi) >> 1;
-      if (!parse_cell_header(page, pg, read_cell_ptr(page, pg.ptrs_off, mid), &c)) {
-        return corrupt_cell(pg.pgno, mid);
-      }
-      if (c.key < rowid) {
+      int64_t key;
+      if (!table_cell_key(page, pg, mid, &key)) return corrupt_cell(pg.pgno, mid);
+      if (key < rowid) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -144,6 +182,25 @@ ENGINE_ALWAYS_INLINE Status BtCursor::descend_table(int64_t rowid) {
     if (pg.leaf) return Status::OK();
     ENGINE_RETURN_IF_ERROR(push_child(child_at(lv, lo)));
   }
+}
+
+// The index seek's comparison, kept here so that it inlines into the
+// binary search of descend_index.
+ENGINE_ALWAYS_INLINE bool BtCursor::compare_cell_local(const Level& lv, int idx, const Value* key,
+                                                       int n, int* cmp) const {
+  const uint8_t* page = lv.page.data();
+  const PageInfo& pg = lv.info;
+  const uint32_t off = read_cell_ptr(page, pg.ptrs_off, idx);
+  if (off < pg.ptrs_end() || off + 4 > pg.usable) return false;
+  const uint8_t* end = page + pg.usable;
+  const uint8_t* p = page + off + (pg.leaf ? 0 : 4);
+  uint64_t size;
+  const int k = get_varint_bounded(p, end, &size);
+  if (k == 0 || size > pg.max_local) return false;
+  p += k;
+  if (size > static_cast<uint64_t>(end - p)) return false;
+  return record_internal::compare_record_local(p, static_cast<size_t>(size), key, n, desc_.get(),
+                                               ndesc_, cmp);
 }
 
 }  // namespace engine

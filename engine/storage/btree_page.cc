@@ -257,15 +257,22 @@ Status page_drop_cell(uint8_t* page, PageInfo* pg, int idx) {
 void page_build(uint8_t* page, uint32_t hdr_off, uint8_t type, uint32_t usable,
                 std::span<const std::span<const uint8_t>> cells, uint32_t right_child,
                 PageInfo* pg, uint32_t pgno) {
-  page_init(page, hdr_off, type, usable, pg, pgno);
+  // page_init's result, without zeroing bytes the cells overwrite next:
+  // only the gap between the pointer array and the content is cleared.
+  set_info(pg, pgno, hdr_off, type, usable);
+  pg->first_freeblock = 0;
+  pg->frag = 0;
   uint32_t top = usable;
   for (size_t i = 0; i < cells.size(); ++i) {
-    uint32_t size = static_cast<uint32_t>(cells[i].size());
-    top -= size < 4 ? 4 : size;
-    std::memcpy(page + top, cells[i].data(), cells[i].size());
+    const uint32_t size = static_cast<uint32_t>(cells[i].size());
+    const uint32_t slot = size < 4 ? 4 : size;
+    top -= slot;
+    std::memcpy(page + top, cells[i].data(), size);
+    if (slot > size) std::memset(page + top + size, 0, slot - size);
     put_u16(page + pg->ptrs_off + 2 * i, static_cast<uint16_t>(top));
   }
   pg->ncell = static_cast<uint16_t>(cells.size());
+  std::memset(page + pg->ptrs_end(), 0, top - pg->ptrs_end());
   pg->content_start = top;
   pg->right_child = right_child;
   write_header(page, pg);

@@ -140,6 +140,29 @@ ENGINE_ALWAYS_INLINE bool parse_cell_header(const uint8_t* page, const PageInfo&
   return true;
 }
 
+// Only the rowid of cell i of a table page (interior or leaf): what the
+// binary search of a rowid seek reads, without the payload bookkeeping of
+// parse_cell_header. False when the cell reaches outside the page.
+ENGINE_ALWAYS_INLINE bool table_cell_key(const uint8_t* page, const PageInfo& pg, int i,
+                                         int64_t* key) {
+  const uint32_t off = read_cell_ptr(page, pg.ptrs_off, i);
+  if (off < pg.ptrs_end() || off + 4 > pg.usable) return false;
+  const uint8_t* end = page + pg.usable;
+  const uint8_t* p = page + off;
+  uint64_t v;
+  if (pg.leaf) {
+    // Skip the payload size.
+    const int n = get_varint_bounded(p, end, &v);
+    if (n == 0) return false;
+    p += n;
+  } else {
+    p += 4;  // left child
+  }
+  if (get_varint_bounded(p, end, &v) == 0) return false;
+  *key = static_cast<int64_t>(v);
+  return true;
+}
+
 // The number of overflow pages a payload needs beyond its local part.
 inline uint64_t overflow_page_count(uint64_t payload, uint32_t local, uint32_t usable) {
   if (payload <= local) return 0;

@@ -31,12 +31,19 @@ uint32_t JournalChecksum(uint32_t nonce, const uint8_t* page, uint32_t page_size
 
 Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(const std::string& path,
                                                              uint32_t page_size,
-                                                             uint32_t orig_page_count) {
+                                                             uint32_t orig_page_count,
+                                                             JournalBuffer* buffer) {
   ENGINE_ASSIGN_OR_RETURN(auto file, File::Open(path, File::Mode::kCreate));
   ENGINE_RETURN_IF_ERROR(file->Truncate(0));
   std::unique_ptr<JournalWriter> w(
       new JournalWriter(std::move(file), page_size, orig_page_count, NewNonce()));
-  w->record_.resize(8 + page_size);
+  // Room for 64 records: one write per 64 pages at most.
+  if (buffer != nullptr) w->buf_ = buffer;
+  const size_t need = 64 * (8 + size_t{page_size});
+  if (w->buf_->capacity < need) {
+    w->buf_->bytes.reset(new uint8_t[need]);
+    w->buf_->capacity = need;
+  }
   ENGINE_RETURN_IF_ERROR(w->WriteHeader(0));
   return w;
 }
@@ -63,18 +70,30 @@ Status JournalWriter::Append(uint32_t pgno, const uint8_t* page) {
     // The open segment was sealed: start a new one after it.
     ENGINE_RETURN_IF_ERROR(WriteHeader(AlignUp(end_, kJournalSectorSize)));
   }
-  uint8_t* r = record_.data();
+  const size_t len = 8 + size_t{page_size_};
+  // A transaction that changes many pages writes as it goes.
+  if (pending_ + len > buf_->capacity) ENGINE_RETURN_IF_ERROR(Flush());
+  if (pending_ == 0) pending_at_ = end_;
+  uint8_t* r = buf_->bytes.get() + pending_;
   put_u32(r, pgno);
   std::memcpy(r + 4, page, page_size_);
   put_u32(r + 4 + page_size_, JournalChecksum(nonce_, page, page_size_));
-  ENGINE_RETURN_IF_ERROR(file_->WriteAt(end_, r, record_.size()));
-  end_ += record_.size();
+  pending_ += len;
+  end_ += len;
   ++unsealed_;
+  return Status::OK();
+}
+
+Status JournalWriter::Flush() {
+  if (pending_ == 0) return Status::OK();
+  ENGINE_RETURN_IF_ERROR(file_->WriteAt(pending_at_, buf_->bytes.get(), pending_));
+  pending_ = 0;
   return Status::OK();
 }
 
 Status JournalWriter::Seal(bool sync, bool full) {
   if (unsealed_ == 0) return Status::OK();
+  ENGINE_RETURN_IF_ERROR(Flush());
   if (sync && full) ENGINE_RETURN_IF_ERROR(file_->Sync());
   uint8_t n[4];
   put_u32(n, unsealed_);

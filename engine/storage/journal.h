@@ -28,13 +28,27 @@ std::string JournalPath(const std::string& db_path);
 // walking down from page_size - 200.
 uint32_t JournalChecksum(uint32_t nonce, const uint8_t* page, uint32_t page_size);
 
+// Memory a JournalWriter gathers records in before writing them. A Pager
+// keeps one for all its transactions, so that each does not allocate (and
+// fault in) a fresh one.
+struct JournalBuffer {
+  std::unique_ptr<uint8_t[]> bytes;
+  size_t capacity = 0;
+};
+
 class JournalWriter {
  public:
   // Creates (truncating) the journal and writes the first segment header.
+  // `buffer` (optional) is lent for the writer's lifetime.
   static Result<std::unique_ptr<JournalWriter>> Create(const std::string& path,
                                                        uint32_t page_size,
-                                                       uint32_t orig_page_count);
-  // Appends the original image of page `pgno` to the open segment.
+                                                       uint32_t orig_page_count,
+                                                       JournalBuffer* buffer = nullptr);
+  // Appends the original image of page `pgno` to the open segment. Records
+  // are gathered in memory and written together (by Seal, or once enough
+  // have piled up): the journal must be on disk only before the database
+  // file changes, and one write of many pages costs far fewer system calls
+  // than a write per page.
   Status Append(uint32_t pgno, const uint8_t* page);
   // Makes every record so far durable and counted: fsync, record count into
   // the segment header, fsync again (twice only when `full`). Records
@@ -48,6 +62,8 @@ class JournalWriter {
   JournalWriter(std::unique_ptr<File> f, uint32_t page_size, uint32_t orig, uint32_t nonce)
       : file_(std::move(f)), page_size_(page_size), orig_pages_(orig), nonce_(nonce) {}
   Status WriteHeader(uint64_t at);
+  // Writes the gathered records out.
+  Status Flush();
 
   std::unique_ptr<File> file_;
   uint32_t page_size_;
@@ -56,7 +72,10 @@ class JournalWriter {
   uint64_t segment_start_ = 0;  // offset of the open segment's header
   uint64_t end_ = 0;            // end of the last record
   uint32_t unsealed_ = 0;       // records in the open segment
-  std::vector<uint8_t> record_;
+  JournalBuffer own_;            // when no buffer was lent
+  JournalBuffer* buf_ = &own_;
+  size_t pending_ = 0;           // bytes of buf_ not yet written, from offset pending_at_
+  uint64_t pending_at_ = 0;
 };
 
 // Plays a journal back into `db`: every valid record is written over its

@@ -215,6 +215,7 @@ Result<CachedPage*> Pager::FreeFrame() {
       }
       if (f->pgno != 0) by_pgno_[f->pgno] = nullptr;
       f->pgno = 0;
+      f->parsed = false;
       return f;
     }
     // Every clean frame is pinned or the cache is full of dirty pages:
@@ -255,6 +256,7 @@ Result<PageRef> Pager::Get(uint32_t pgno) {
   if (by_pgno_.size() <= pgno) by_pgno_.resize(size_t{pgno} + 1, nullptr);
   f->pgno = pgno;
   f->dirty = false;
+  f->parsed = false;
   f->referenced = true;
   by_pgno_[pgno] = f;
   return PageRef(f);
@@ -264,18 +266,27 @@ Status Pager::MakeWritable(PageRef& page) {
   if (!page) return Status::InvalidArgument("MakeWritable on an empty page reference");
   if (!in_write_) return Status::InvalidArgument("cannot modify a page outside a write transaction");
   CachedPage* f = page.page_;
-  if (f->dirty) return Status::OK();
-  uint32_t pgno = f->pgno;
+  const uint32_t pgno = f->pgno;
+  if (f->dirty) {
+    // Dirty from an earlier statement of the transaction: the open statement
+    // still needs the image it started from.
+    if (!stmt_.active() || !stmt_.NeedsSave(pgno)) return Status::OK();
+    return stmt_.Save(pgno, f->data.get());
+  }
+  if (stmt_.active() && stmt_.NeedsSave(pgno)) {
+    ENGINE_RETURN_IF_ERROR(stmt_.Save(pgno, f->data.get()));
+  }
   if (pgno <= orig_page_count_ && !journaled_[pgno]) {
     if (!journal_) {
       ENGINE_ASSIGN_OR_RETURN(journal_,
                               JournalWriter::Create(JournalPath(path_), page_size_,
-                                                    orig_page_count_));
+                                                    orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(pgno, f->data.get()));
-    journaled_[pgno] = true;
+    MarkJournaled(pgno);
   }
   f->dirty = true;
+  f->parsed = false;
   dirty_.push_back(f);
   return Status::OK();
 }
@@ -292,7 +303,9 @@ Result<PageRef> Pager::Allocate() {
                                 " claims " + std::to_string(n) + " leaves");
     }
     uint32_t pgno;
+    bool leaf = false;
     if (n > 0) {
+      leaf = true;
       pgno = get_u32(trunk.data() + 8 + 4 * (n - 1));
       if (pgno < 2 || pgno > page_count_ || pgno == lock_byte_page()) {
         return Status::Corruption("freelist leaf " + std::to_string(pgno) + " out of range");
@@ -305,7 +318,27 @@ Result<PageRef> Pager::Allocate() {
     }
     trunk.Release();
     ENGINE_RETURN_IF_ERROR(SetHeaderU32(hdr::kFreelistCount, free_count - 1));
-    ENGINE_ASSIGN_OR_RETURN(PageRef page, Get(pgno));
+    // A freelist leaf that was free when the transaction began holds no
+    // content anyone reads: a rollback puts it back on the list. So, as
+    // SQLite does (PAGER_GET_NOCONTENT), it is neither read nor journaled.
+    // One freed by this transaction held live data at its start: that
+    // image must be journaled like any other.
+    const bool no_content = leaf && pgno <= orig_page_count_ && !journaled_[pgno] &&
+                            !(pgno < freed_.size() && freed_[pgno]);
+    PageRef page;
+    CachedPage* cached = pgno < by_pgno_.size() ? by_pgno_[pgno] : nullptr;
+    if (no_content && cached == nullptr) {
+      ENGINE_ASSIGN_OR_RETURN(CachedPage * f, FreeFrame());
+      if (by_pgno_.size() <= pgno) by_pgno_.resize(size_t{pgno} + 1, nullptr);
+      f->pgno = pgno;
+      f->dirty = false;
+      f->referenced = true;
+      by_pgno_[pgno] = f;
+      page = PageRef(f);
+    } else {
+      ENGINE_ASSIGN_OR_RETURN(page, Get(pgno));
+    }
+    if (no_content) MarkJournaled(pgno);
     ENGINE_RETURN_IF_ERROR(MakeWritable(page));
     std::memset(page.mutable_data(), 0, page_size_);
     return page;
@@ -331,6 +364,11 @@ Status Pager::Free(uint32_t pgno) {
   }
   uint32_t free_count = header_u32(hdr::kFreelistCount);
   uint32_t trunk_no = header_u32(hdr::kFreelistTrunk);
+  if (freed_.size() <= pgno) freed_.resize(size_t{pgno} + 1, false);
+  if (!freed_[pgno]) {
+    freed_[pgno] = true;
+    freed_list_.push_back(pgno);
+  }
   if (trunk_no != 0) {
     ENGINE_ASSIGN_OR_RETURN(PageRef trunk, Get(trunk_no));
     uint32_t n = get_u32(trunk.data() + 4);
@@ -394,7 +432,18 @@ Status Pager::BeginWrite() {
   in_write_ = true;
   spilled_ = false;
   orig_page_count_ = page_count_;
-  journaled_.assign(size_t{page_count_} + 1, false);
+  // Clear only the bits the last transaction set: re-filling bitmaps of
+  // the whole file cost more than a small transaction's own work.
+  for (uint32_t p : journaled_list_) {
+    if (p < journaled_.size()) journaled_[p] = false;
+  }
+  journaled_list_.clear();
+  for (uint32_t p : freed_list_) {
+    if (p < freed_.size()) freed_[p] = false;
+  }
+  freed_list_.clear();
+  journaled_.resize(size_t{page_count_} + 1, false);
+  freed_.resize(size_t{page_count_} + 1, false);
   return Status::OK();
 }
 
@@ -410,6 +459,7 @@ Status Pager::WriteDirty(bool only_unpinned) {
     ENGINE_RETURN_IF_ERROR(file_->WriteAt(uint64_t{f->pgno - 1} * page_size_, f->data.get(),
                                           page_size_));
     f->dirty = false;
+    f->parsed = false;
   }
   dirty_.resize(kept);
   return Status::OK();
@@ -426,10 +476,10 @@ Status Pager::Spill() {
     if (!journal_) {
       ENGINE_ASSIGN_OR_RETURN(journal_,
                               JournalWriter::Create(JournalPath(path_), page_size_,
-                                                    orig_page_count_));
+                                                    orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(1, p1.data()));
-    journaled_[1] = true;
+    MarkJournaled(1);
   }
   if (journal_) {
     ENGINE_RETURN_IF_ERROR(journal_->Seal(opts_.synchronous != Synchronous::kOff,
@@ -440,8 +490,65 @@ Status Pager::Spill() {
   return WriteDirty(/*only_unpinned=*/true);
 }
 
+Status Pager::BeginStatement() {
+  if (!in_write_) return Status::InvalidArgument("statement savepoint outside a write transaction");
+  stmt_.Begin(page_size_, page_count_);
+  std::memcpy(stmt_header_, header_, kDbHeaderSize);
+  return Status::OK();
+}
+
+Status Pager::RollbackStatement() {
+  if (!stmt_.active()) return Status::OK();
+  // Pages the statement appended go first, so that restoring the others
+  // (which may spill the cache) never writes them.
+  const uint32_t keep = stmt_.page_count();
+  for (auto& f : frames_) {
+    if (f->pgno <= keep) continue;
+    if (f->pgno < by_pgno_.size()) by_pgno_[f->pgno] = nullptr;
+    // A stray reference still pinning it sees an empty page, not the
+    // statement's bytes; the frame is reused once it is released.
+    if (f->pins != 0) std::memset(f->data.get(), 0, page_size_);
+    f->pgno = 0;
+    f->dirty = false;
+    f->parsed = false;
+  }
+  dirty_.erase(std::remove_if(dirty_.begin(), dirty_.end(),
+                              [](const CachedPage* f) { return f->pgno == 0; }),
+               dirty_.end());
+  page_count_ = keep;
+  std::memcpy(header_, stmt_header_, kDbHeaderSize);
+  // Restored pages are marked dirty even where they equal the file: a spill
+  // during the statement may have written the statement's version there.
+  Status st;
+  for (size_t i = 0; i < stmt_.size() && st.ok(); ++i) {
+    const uint32_t pgno = stmt_.pgno(i);
+    CachedPage* f = pgno < by_pgno_.size() ? by_pgno_[pgno] : nullptr;
+    if (f == nullptr) {
+      auto free = FreeFrame();
+      if (!free.ok()) {
+        st = free.status();
+        break;
+      }
+      f = *free;
+      if (by_pgno_.size() <= pgno) by_pgno_.resize(size_t{pgno} + 1, nullptr);
+      f->pgno = pgno;
+      by_pgno_[pgno] = f;
+    }
+    f->referenced = true;
+    f->parsed = false;  // the bytes change under any parse kept with the frame
+    st = stmt_.Read(i, f->data.get());
+    if (st.ok() && !f->dirty) {
+      f->dirty = true;
+      dirty_.push_back(f);
+    }
+  }
+  stmt_.Clear();
+  return st;
+}
+
 Status Pager::Commit() {
   if (!in_write_) return Status::InvalidArgument("cannot commit - no transaction is active");
+  stmt_.Clear();
   if (!dirty_.empty() || spilled_) {
     ENGINE_ASSIGN_OR_RETURN(PageRef p1, Get(1));
     ENGINE_RETURN_IF_ERROR(MakeWritable(p1));
@@ -477,6 +584,7 @@ Status Pager::Commit() {
 
 Status Pager::Rollback() {
   if (!in_write_) return Status::InvalidArgument("cannot rollback - no transaction is active");
+  stmt_.Clear();
   Status st = Status::OK();
   if (journal_) {
     if (spilled_) {
@@ -489,11 +597,32 @@ Status Pager::Rollback() {
   } else if (spilled_) {
     st = file_->Truncate(uint64_t{orig_page_count_} * page_size_);
   }
-  for (CachedPage* f : dirty_) f->dirty = false;
+  for (CachedPage* f : dirty_) {
+    f->dirty = false;
+    f->parsed = false;
+  }
   dirty_.clear();
   in_write_ = false;
   spilled_ = false;
-  DropCache();
+  if (st.ok()) {
+    // Only the pages the transaction touched go: every page it made
+    // writable is journaled (or new), and the others still hold what the
+    // file holds. Dropping the whole cache made the next transactions
+    // re-read their working set, one pread per page.
+    auto drop = [&](size_t pgno) {
+      CachedPage* f = by_pgno_[pgno];
+      if (f == nullptr || f->pins != 0) return;  // pinned: reloaded by ReloadPinned()
+      by_pgno_[pgno] = nullptr;
+      f->pgno = 0;
+      f->parsed = false;
+    };
+    for (uint32_t pgno : journaled_list_) {
+      if (pgno < by_pgno_.size()) drop(pgno);
+    }
+    for (size_t pgno = size_t{orig_page_count_} + 1; pgno < by_pgno_.size(); ++pgno) drop(pgno);
+  } else {
+    DropCache();
+  }
   Status load = LoadHeader();
   if (st.ok()) st = load;
   if (st.ok()) st = ReloadPinned();
@@ -507,6 +636,7 @@ void Pager::DropCache() {
     if (f->pgno != 0 && f->pgno < by_pgno_.size()) by_pgno_[f->pgno] = nullptr;
     f->pgno = 0;
     f->dirty = false;
+    f->parsed = false;
   }
 }
 
@@ -514,6 +644,7 @@ Status Pager::ReloadPinned() {
   // A caller still holding a page across a rollback sees its restored image.
   for (auto& f : frames_) {
     if (f->pins == 0 || f->pgno == 0) continue;
+    f->parsed = false;
     if (f->pgno > page_count_) {
       std::memset(f->data.get(), 0, page_size_);
       continue;

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/storage/file.h"
 #include "engine/storage/journal.h"
+#include "engine/storage/statement_journal.h"
 #include "engine/util/status.h"
 
 namespace engine {
@@ -52,6 +54,13 @@ struct CachedPage {
   uint32_t pins = 0;
   bool dirty = false;
   bool referenced = false;  // CLOCK bit
+  // The B-tree's parse of this page's header, kept with the page so that a
+  // descent through a clean page does not parse it again. Valid only while
+  // `parsed` is set: the pager clears it whenever the bytes may have changed
+  // (a load, a reuse of the frame, a reload, any change of `dirty`), and it
+  // is neither stored nor used while the page is dirty.
+  bool parsed = false;
+  alignas(8) unsigned char parsed_header[48];
   std::unique_ptr<uint8_t[]> data;
 };
 
@@ -80,6 +89,18 @@ class PageRef {
   // write transaction.
   uint8_t* mutable_data() { return page_->data.get(); }
   bool writable() const { return page_ && page_->dirty; }
+  // See CachedPage::parsed. load_parsed copies a stored parse into `out`
+  // and says whether there was one.
+  bool load_parsed(void* out, size_t n) const {
+    if (!page_->parsed || page_->dirty || n > sizeof page_->parsed_header) return false;
+    std::memcpy(out, page_->parsed_header, n);
+    return true;
+  }
+  void store_parsed(const void* in, size_t n) {
+    if (page_->dirty || n > sizeof page_->parsed_header) return;
+    std::memcpy(page_->parsed_header, in, n);
+    page_->parsed = true;
+  }
   void Release() {
     if (page_) --page_->pins;
     page_ = nullptr;
@@ -119,6 +140,15 @@ class Pager {
   Status Rollback();
   bool in_read() const { return in_read_; }
   bool in_write() const { return in_write_; }
+
+  // A statement savepoint inside the write transaction: RollbackStatement()
+  // returns every page, the page count and the header to where they were at
+  // BeginStatement(), and the transaction stays open; EndStatement() keeps
+  // the statement's changes. Commit and Rollback end an open statement.
+  Status BeginStatement();
+  void EndStatement() { stmt_.Clear(); }
+  Status RollbackStatement();
+  bool in_statement() const { return stmt_.active(); }
 
   uint32_t schema_cookie() const { return header_u32(hdr::kSchemaCookie); }
   Status SetSchemaCookie(uint32_t v);
@@ -160,8 +190,18 @@ class Pager {
   std::vector<CachedPage*> by_pgno_;  // index: pgno -> frame, or null
   size_t clock_hand_ = 0;
   std::vector<CachedPage*> dirty_;
+  void MarkJournaled(uint32_t pgno) {
+    journaled_[pgno] = true;
+    journaled_list_.push_back(pgno);
+  }
   std::vector<bool> journaled_;  // by pgno, within the write transaction
+  std::vector<bool> freed_;      // by pgno: freed within the write transaction
+  std::vector<uint32_t> journaled_list_;  // the bits set in journaled_, to clear them
+  std::vector<uint32_t> freed_list_;      // likewise for freed_
   std::unique_ptr<JournalWriter> journal_;
+  JournalBuffer journal_buffer_;  // lent to every transaction's journal_
+  StatementJournal stmt_;
+  uint8_t stmt_header_[kDbHeaderSize] = {};  // header_ when the statement began
   uint64_t page_reads_ = 0;
 };
 

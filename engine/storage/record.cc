@@ -68,7 +68,7 @@ std::span<const uint8_t> RecordBuilder::Build(const Value* values, int n) {
 Status RecordReader::Parse(const uint8_t* data, size_t size) {
   data_ = data;
   size_ = size;
-  cols_.clear();
+  ncols_ = 0;
   const uint8_t* end = data + size;
   uint64_t hdr;
   int n = get_varint_bounded(data, end, &hdr);
@@ -79,52 +79,41 @@ Status RecordReader::Parse(const uint8_t* data, size_t size) {
   const uint8_t* p = data + n;
   const uint8_t* hend = data + hdr;
   uint64_t offset = hdr;
+  // Every serial type takes at least a byte: room for all of them up front.
+  const size_t most = static_cast<size_t>(hend - p);
+  if (cols_.size() < most) cols_.resize(most);
+  Col* cols = cols_.data();
+  size_t ncols = 0;
   while (p < hend) {
-    uint64_t t;
-    const int k = get_varint_bounded(p, hend, &t);
-    if (k == 0) return Status::Corruption("record header ends inside a serial type");
+    uint64_t t = *p;
+    int k = 1;
+    if (t >= 0x80) {
+      k = get_varint_bounded(p, hend, &t);
+      if (k == 0) return Status::Corruption("record header ends inside a serial type");
+    }
     if (t == 10 || t == 11) {
       return Status::Corruption("record uses reserved serial type " + std::to_string(t));
     }
     const uint64_t len = serial_type_len(t);
     if (len > size - offset) {
-      return Status::Corruption("record column " + std::to_string(cols_.size()) +
+      return Status::Corruption("record column " + std::to_string(ncols) +
                                 " runs past the end of a " + std::to_string(size) +
                                 "-byte payload");
     }
-    cols_.push_back(Col{t, static_cast<uint32_t>(offset)});
+    cols[ncols++] = Col{t, static_cast<uint32_t>(offset)};
     offset += len;
     p += k;
   }
+  ncols_ = ncols;
   return Status::OK();
 }
 
 Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey,
                       std::span<const bool> desc, int* result) {
-  const uint8_t* end = rec + size;
-  uint64_t hdr;
-  int n = get_varint_bounded(rec, end, &hdr);
-  if (n == 0 || hdr < static_cast<uint64_t>(n) || hdr > size) {
-    return Status::Corruption("index key header size outside its payload");
+  if (!record_internal::compare_record_local(rec, size, key, nkey, desc.data(), desc.size(),
+                                             result)) {
+    return Status::Corruption("malformed index key (bad header, serial type or length)");
   }
-  const uint8_t* p = rec + n;
-  const uint8_t* hend = rec + hdr;
-  uint64_t offset = hdr;
-  for (int i = 0; i < nkey && p < hend; ++i) {
-    uint64_t t;
-    const int k = get_varint_bounded(p, hend, &t);
-    if (k == 0 || t == 10 || t == 11) return Status::Corruption("bad serial type in index key");
-    p += k;
-    const uint64_t len = serial_type_len(t);
-    if (len > size - offset) return Status::Corruption("index key column past its payload");
-    const int c = compare_values(decode_serial_value(t, rec + offset), key[i]);
-    offset += len;
-    if (c != 0) {
-      *result = (static_cast<size_t>(i) < desc.size() && desc[i]) ? -c : c;
-      return Status::OK();
-    }
-  }
-  *result = 0;
   return Status::OK();
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/storage/value.h"
+#include "engine/util/coding.h"
 #include "engine/util/status.h"
 #include "engine/util/varint.h"
 
@@ -105,11 +106,11 @@ class RecordReader {
   Status Parse(const uint8_t* data, size_t size);
   Status Parse(std::span<const uint8_t> rec) { return Parse(rec.data(), rec.size()); }
 
-  int column_count() const { return static_cast<int>(cols_.size()); }
+  int column_count() const { return static_cast<int>(ncols_); }
   // Columns past the end read as NULL, as for a row written before ALTER
   // TABLE ADD COLUMN.
   Value column(int i) const {
-    if (static_cast<size_t>(i) >= cols_.size()) return Value::Null();
+    if (static_cast<size_t>(i) >= ncols_) return Value::Null();
     const Col& c = cols_[static_cast<size_t>(i)];
     return decode_serial_value(c.serial_type, data_ + c.offset);
   }
@@ -124,8 +125,102 @@ class RecordReader {
   };
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+  // A buffer that only grows: its first ncols_ entries describe the record.
   std::vector<Col> cols_;
+  size_t ncols_ = 0;
 };
+
+namespace record_internal {
+// compare_record's loop for the B-tree seeks, inline and without a Status:
+// false when the record is malformed (the caller then reports it through
+// compare_record). Integer columns against integer keys, the common case of
+// every rowid and most index keys, compare without building a Value.
+ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, const Value* key,
+                                               int nkey, const bool* desc, size_t ndesc,
+                                               int* result) {
+  const uint8_t* p;
+  const uint8_t* hend;
+  if (size > 0 && rec[0] < 0x80) {
+    if (rec[0] < 1 || rec[0] > size) return false;
+    p = rec + 1;
+    hend = rec + rec[0];
+  } else {
+    uint64_t hdr;
+    const int n = get_varint_bounded(rec, rec + size, &hdr);
+    if (n == 0 || hdr < static_cast<uint64_t>(n) || hdr > size) return false;
+    p = rec + n;
+    hend = rec + hdr;
+  }
+  const uint8_t* body = hend;
+  const uint8_t* const end = rec + size;
+  for (int i = 0; i < nkey && p < hend; ++i) {
+    const Value& kv = key[i];
+    uint64_t t = *p;
+    int c;
+    if (t < 10 && t != 0 && t != 7 && kv.type() == ValueType::kInteger) {
+      ++p;
+      // Serial types 1-6 are big-endian integers of 1, 2, 3, 4, 6, 8 bytes;
+      // 8 and 9 the constants 0 and 1.
+      int64_t v;
+      switch (t) {
+        case 1:
+          if (end - body < 1) return false;
+          v = static_cast<int8_t>(body[0]);
+          body += 1;
+          break;
+        case 2:
+          if (end - body < 2) return false;
+          v = static_cast<int16_t>(get_u16(body));
+          body += 2;
+          break;
+        case 3:
+          if (end - body < 3) return false;
+          v = static_cast<int32_t>(uint32_t{get_u16(body)} << 16 | uint32_t{body[2]} << 8) >> 8;
+          body += 3;
+          break;
+        case 4:
+          if (end - body < 4) return false;
+          v = static_cast<int32_t>(get_u32(body));
+          body += 4;
+          break;
+        case 5:
+          if (end - body < 6) return false;
+          v = load_be_int(body, 6);
+          body += 6;
+          break;
+        case 6:
+          if (end - body < 8) return false;
+          v = load_be_int(body, 8);
+          body += 8;
+          break;
+        default:
+          v = static_cast<int64_t>(t - 8);
+          break;
+      }
+      c = v < kv.as_int() ? -1 : (v > kv.as_int() ? 1 : 0);
+    } else {
+      if (t < 0x80) {
+        ++p;
+      } else {
+        const int k = get_varint_bounded(p, hend, &t);
+        if (k == 0) return false;
+        p += k;
+      }
+      if (t == 10 || t == 11) return false;
+      const uint64_t len = serial_type_len(t);
+      if (len > static_cast<uint64_t>(end - body)) return false;
+      c = compare_values(decode_serial_value(t, body), kv);
+      body += len;
+    }
+    if (c != 0) {
+      *result = (static_cast<size_t>(i) < ndesc && desc[i]) ? -c : c;
+      return true;
+    }
+  }
+  *result = 0;
+  return true;
+}
+}  // namespace record_internal
 
 // Compares an encoded index key (rec) with an unpacked key of nkey Values,
 // column by column over the shorter of the two, as SQLite's index seeks do;

@@ -39,12 +39,22 @@ class Status {
   bool IsConstraint() const { return code_ == Code::kConstraint; }
   const std::string& message() const { return msg_; }
 
+  // Where in the SQL text the error lies, as sqlite3_error_offset() tells
+  // it: a byte offset into the text that was prepared, or -1. The shell
+  // prints it as sqlite3's "^--- error here" caret.
+  int offset() const { return offset_; }
+  Status WithOffset(int offset) && {
+    offset_ = offset;
+    return std::move(*this);
+  }
+
   // "Corruption: page 7 out of range" — the kind and the message.
   std::string ToString() const;
 
  private:
   Status(Code code, std::string msg) : code_(code), msg_(std::move(msg)) {}
   Code code_ = Code::kOk;
+  int offset_ = -1;  // fills the padding after code_: Status stays 40 bytes
   std::string msg_;
 };
 
