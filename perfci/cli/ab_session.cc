@@ -8,11 +8,8 @@
 #include <memory>
 #include <regex>
 
+#include "perfci/cli/contract_run.h"
 #include "perfci/cli/run_settings.h"
-#include "perfci/contracts/binary_error.h"
-#include "perfci/contracts/binary_index.h"
-#include "perfci/contracts/contract_checker.h"
-#include "perfci/contracts/contract_config.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
@@ -44,26 +41,6 @@ std::string resolve_side(const std::string& path, const AbFlags& f, const std::o
   if (!std::filesystem::exists(binary, ec))
     throw Error(std::string(which) + ": benchmark binary " + binary + " does not exist (is it built?)");
   return std::filesystem::absolute(binary, ec).lexically_normal().string();
-}
-
-// Contract results of one side, or null when perfci.json declares none. A
-// binary the checker cannot read is recorded, not fatal: the A/B stands.
-nlohmann::json check_contracts(const std::optional<Config>& config, const std::string& binary) {
-  if (!config) return nullptr;
-  std::vector<contracts::Contract> list;
-  try {
-    list = contracts::parse_contracts(config->raw);
-  } catch (const contracts::ConfigError& e) {
-    throw Error(config->path.string() + ": " + e.what());
-  }
-  if (list.empty()) return nullptr;
-  try {
-    contracts::BinaryIndex index(binary);
-    return contracts::ContractChecker(index).check_all(list).to_json();
-  } catch (const contracts::BinaryError& e) {
-    return {{"schema", "perfci.contracts/1"}, {"binary", binary}, {"error", e.what()},
-            {"contracts", nlohmann::json::array()}};
-  }
 }
 
 }  // namespace
@@ -133,6 +110,7 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
     o.measure.min_time = suite->min_time;
     o.measure.callgrind_iterations = suite->callgrind.iterations;
     o.measure.callgrind_filter = suite->callgrind.filter;
+    o.measure.conditions.args = suite->args;
   }
   if (!f.filter.empty()) {
     o.measure.filter = f.filter;
@@ -159,8 +137,10 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   AbRun run = run_ab(a.side.binary, b.side.binary, o);
 
   if (!f.no_contracts) {
-    a.side.contracts = check_contracts(config, a.side.binary);
-    b.side.contracts = a.side.binary == b.side.binary ? a.side.contracts : check_contracts(config, b.side.binary);
+    a.side.contracts = check_config_contracts(config, a.side.binary);
+    b.side.contracts = a.side.binary == b.side.binary
+                           ? a.side.contracts
+                           : check_config_contracts(config, b.side.binary);
   }
   report::ReportInputs in;
   in.run = std::move(run);

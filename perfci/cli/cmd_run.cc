@@ -97,6 +97,7 @@ int run(const RunArgs& a) {
     m.min_time = suite->min_time;
     m.callgrind_iterations = suite->callgrind.iterations;
     m.callgrind_filter = suite->callgrind.filter;
+    m.conditions.args = suite->args;
   }
   if (!a.filter.empty()) {
     m.filter = a.filter;

@@ -20,5 +20,7 @@ void add_ab_command(CLI::App& app, CommandRunner* runner);
 void add_aa_command(CLI::App& app, CommandRunner* runner);
 void add_compare_command(CLI::App& app, CommandRunner* runner);
 void add_report_command(CLI::App& app, CommandRunner* runner);
+void add_check_command(CLI::App& app, CommandRunner* runner);
+void add_baseline_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli

@@ -118,7 +118,7 @@ Config parse_config(const std::string& text, const std::string& origin) {
     std::string f = "suites[" + std::to_string(i) + "]";
     const json& s = suites[i];
     if (!s.is_object()) r.fail(f, "expected an object");
-    r.only_keys(s, f, {"name", "binary", "filter", "min_time", "callgrind"});
+    r.only_keys(s, f, {"name", "binary", "filter", "min_time", "args", "callgrind"});
     SuiteConfig suite;
     if (!s.contains("name")) r.fail(f + ".name", "missing");
     suite.name = r.string(s["name"], f + ".name");
@@ -128,6 +128,15 @@ Config parse_config(const std::string& text, const std::string& origin) {
       r.fail(f + ".binary", "must be relative to the build folder");
     if (s.contains("filter")) suite.filter = r.string(s["filter"], f + ".filter");
     if (s.contains("min_time")) suite.min_time = r.positive(s["min_time"], f + ".min_time");
+    if (s.contains("args")) {
+      suite.args = r.strings(s["args"], f + ".args");
+      // perfci chooses the benchmarks, the output and the timing itself.
+      for (std::size_t k = 0; k < suite.args.size(); ++k)
+        if (suite.args[k].rfind("--benchmark_", 0) == 0)
+          r.fail(f + ".args[" + std::to_string(k) + "]", "'" + suite.args[k] +
+                                                             "': --benchmark_* flags are perfci's; "
+                                                             "use filter / min_time");
+    }
     if (s.contains("callgrind")) {
       const json& cg = s["callgrind"];
       std::string cf = f + ".callgrind";

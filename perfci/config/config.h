@@ -35,6 +35,10 @@ struct SuiteConfig {
   std::string binary;  // relative to the build folder
   std::string filter = ".*";
   std::optional<double> min_time;  // --benchmark_min_time, seconds
+  // Arguments the binary gets before perfci's own in every run (e.g. a
+  // "--scale=0.1" that shrinks the data for quick runs). They change what is
+  // measured, so a baseline records them and `perfci check` insists on the same.
+  std::vector<std::string> args;
   CallgrindSuiteConfig callgrind;
 };
 

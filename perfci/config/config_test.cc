@@ -87,6 +87,25 @@ TEST(Config, ErrorsNameTheFileAndTheField) {
             std::string::npos);
 }
 
+TEST(Config, SuiteArgumentsAreKeptInOrderAndBenchmarkFlagsRefused) {
+  auto c = parse_config(R"({"schema": "perfci.config/1",
+    "suites": [{"name": "s", "binary": "b", "args": ["--scale=0.1", "-v"]}]})",
+                        "perfci.json");
+  EXPECT_EQ(c.suites[0].args, (std::vector<std::string>{"--scale=0.1", "-v"}));
+  const std::string plain =
+      R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})";
+  EXPECT_TRUE(parse_config(plain, "perfci.json").suites[0].args.empty());
+  const std::string head = R"({"schema": "perfci.config/1", )";
+  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "args": "--scale=1"}]})")
+                .find("suites[0].args: expected an array of strings"),
+            std::string::npos);
+  const std::string flag =
+      R"("suites": [{"name": "a", "binary": "b", "args": ["--benchmark_filter=x"]}]})";
+  EXPECT_NE(error_of(head + flag)
+                .find("args[0]: '--benchmark_filter=x': --benchmark_* flags are perfci's"),
+            std::string::npos);
+}
+
 TEST(Config, LoadNamesTheMissingFile) {
   try {
     load_config("/nonexistent/perfci.json");

@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "perfci/contracts/contract_checks.h"
-#include "perfci/contracts/demangle.h"
+#include "perfci/util/demangle.h"
 
 namespace perfci::contracts {
 

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "perfci/contracts/binary_error.h"
-#include "perfci/contracts/demangle.h"
+#include "perfci/util/demangle.h"
 
 namespace perfci::contracts {
 namespace {

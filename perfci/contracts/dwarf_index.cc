@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "perfci/contracts/binary_error.h"
-#include "perfci/contracts/demangle.h"
+#include "perfci/util/demangle.h"
 #include "perfci/contracts/name_match.h"
 
 namespace perfci::contracts {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "perfci/contracts/demangle.h"
+#include "perfci/util/demangle.h"
 
 namespace perfci::contracts {
 namespace {

@@ -2,29 +2,19 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <map>
 
-#include "perfci/util/error.h"
+#include "perfci/util/elf_file.h"
 
 namespace perfci {
 
 BuildInfo read_build_info(const std::string& binary) {
   BuildInfo info;
-  elf_version(EV_CURRENT);
-  int fd = ::open(binary.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(binary + ": cannot open: " + std::strerror(errno));
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  if (!elf || elf_kind(elf) != ELF_K_ELF) {
-    if (elf) elf_end(elf);
-    ::close(fd);
-    throw Error(binary + ": not an ELF file");
-  }
+  ElfFile file(binary);
+  Elf* elf = file.get();
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf, scn)) != nullptr && info.build_id.empty()) {
     GElf_Shdr sh;
@@ -66,8 +56,6 @@ BuildInfo read_build_info(const std::string& binary) {
       }
     dwarf_end(dwarf);
   }
-  elf_end(elf);
-  ::close(fd);
   return info;
 }
 

@@ -15,6 +15,7 @@ SubprocessOptions benchmark_process(const std::string& binary, std::vector<std::
                                     const std::map<std::string, std::string>& extra) {
   SubprocessOptions o;
   o.argv.push_back(binary);
+  o.argv.insert(o.argv.end(), conditions.args.begin(), conditions.args.end());
   for (auto& a : args) o.argv.push_back(std::move(a));
   std::map<std::string, std::string> env{{"LC_ALL", "C"}};
   for (const char* keep : {"PATH", "HOME", "LD_LIBRARY_PATH"})

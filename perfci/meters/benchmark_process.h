@@ -15,12 +15,16 @@
 namespace perfci {
 
 struct ProcessConditions {
+  // Arguments of the binary itself (a suite's "args"), given before perfci's
+  // --benchmark_* flags in every run of every meter.
+  std::vector<std::string> args;
   std::optional<int> pin_cpu;
   std::chrono::milliseconds timeout{std::chrono::minutes(10)};
   bool disable_aslr = true;
 };
 
-// A fixed environment: PATH, HOME, LD_LIBRARY_PATH (when set) and LC_ALL=C,
+// `binary` with conditions.args, then `args`, in
+// a fixed environment: PATH, HOME, LD_LIBRARY_PATH (when set) and LC_ALL=C,
 // plus `extra`. Nothing else of the caller's environment leaks in, so two
 // runs see the same bytes (stack layout and getenv results included).
 SubprocessOptions benchmark_process(const std::string& binary, std::vector<std::string> args,

@@ -35,15 +35,19 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
                                 "--compress-strings=no",
                                 "--compress-pos=no",
                                 "--callgrind-out-file=" + cg_out,
-                                binary,
-                                "--benchmark_filter=" + exact_filter(name),
-                                // The first one-iteration run already exceeds a
-                                // nanosecond, so each repetition is exactly
-                                // one iteration, whatever valgrind's speed.
-                                "--benchmark_min_time=0.000000001",
-                                "--benchmark_repetitions=" + std::to_string(o.iterations),
-                                "--benchmark_format=json"};
-  auto opts = benchmark_process(o.valgrind, args, o.conditions,
+                                binary};
+  // valgrind is the process here: the binary's own arguments follow it.
+  args.insert(args.end(), o.conditions.args.begin(), o.conditions.args.end());
+  args.insert(args.end(), {"--benchmark_filter=" + exact_filter(name),
+                           // The first one-iteration run already exceeds a
+                           // nanosecond, so each repetition is exactly
+                           // one iteration, whatever valgrind's speed.
+                           "--benchmark_min_time=0.000000001",
+                           "--benchmark_repetitions=" + std::to_string(o.iterations),
+                           "--benchmark_format=json"});
+  ProcessConditions valgrind_conditions = o.conditions;
+  valgrind_conditions.args.clear();
+  auto opts = benchmark_process(o.valgrind, args, valgrind_conditions,
                                 {{"PERFCI_CALLGRIND", "1"}, {"PERFCI_HOOK_OUT", hook_out}});
   auto r = run_subprocess(opts);
   if (!r.ok()) {

@@ -12,10 +12,6 @@ bool is_time(const std::string& metric) {
   return metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_ns") == 0;
 }
 
-int rank(const std::string& v) {
-  return v == "failed" ? 0 : v == "regressed" ? 1 : v == "improved" ? 2 : v == "noisy" ? 3 : 4;
-}
-
 }  // namespace
 
 std::string format_value(const std::string& metric, double v) {
@@ -76,7 +72,7 @@ std::vector<const BenchmarkReport*> benchmarks_worst_first(const Report& r) {
   std::vector<const BenchmarkReport*> out;
   for (const auto& b : r.benchmarks) out.push_back(&b);
   std::stable_sort(out.begin(), out.end(), [](const BenchmarkReport* x, const BenchmarkReport* y) {
-    return rank(benchmark_verdict(x->run)) < rank(benchmark_verdict(y->run));
+    return verdict_rank(benchmark_verdict(x->run)) > verdict_rank(benchmark_verdict(y->run));
   });
   return out;
 }
@@ -91,6 +87,33 @@ std::string side_description(const Side& s) {
   out += s.binary;
   if (!s.build_id.empty()) out += ", build-id " + s.build_id.substr(0, 16);
   return out;
+}
+
+std::string markdown_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string markdown_symbol_table(const Explanation& e, const std::string& a_label,
+                                  const std::string& b_label) {
+  if (e.symbols.empty()) return "";
+  std::string md = fmt::format(
+      "\n| symbol ({}) | change | {} per iter | {} per iter | share {} | share {} |\n"
+      "|---|---|---:|---:|---:|---:|\n",
+      e.source, a_label, b_label, a_label, b_label);
+  for (const auto& s : e.symbols)
+    md += fmt::format("| `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", markdown_cell(s.symbol),
+                      s.change, format_value("", s.cost_a), format_value("", s.cost_b),
+                      s.share_a * 100, s.share_b * 100);
+  return md;
 }
 
 }  // namespace perfci::report

@@ -29,4 +29,13 @@ std::vector<const BenchmarkReport*> benchmarks_worst_first(const Report& r);
 
 std::string side_description(const Side& s);
 
+// A Markdown table cell: '|' escaped, newlines folded to spaces.
+std::string markdown_cell(const std::string& s);
+
+// The "why" section's per-symbol table in Markdown, its two cost columns
+// named for what is compared ("A"/"B", "baseline"/"this run"). Empty when
+// the explanation names no symbol.
+std::string markdown_symbol_table(const Explanation& e, const std::string& a_label,
+                                  const std::string& b_label);
+
 }  // namespace perfci::report

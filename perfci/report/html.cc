@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "perfci/report/check_render.h"
 #include "perfci/report/format.h"
 #include "perfci/report/svg_plot.h"
 
@@ -58,6 +59,7 @@ std::string anchor(const std::string& name) {
 }  // namespace
 
 std::string render_html(const Report& r) {
+  if (r.check) return render_check_html(r);
   bool aa = r.mode == "aa";
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += fmt::format("<title>perfci {}: {}</title>\n<style>{}</style>\n</head>\n<body>\n",

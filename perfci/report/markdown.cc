@@ -4,33 +4,21 @@
 
 #include <cmath>
 
+#include "perfci/report/check_render.h"
 #include "perfci/report/format.h"
 #include "perfci/stats/descriptive.h"
 
 namespace perfci::report {
-namespace {
-
-// Table cells may not hold '|' or newlines.
-std::string cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string render_markdown(const Report& r) {
+  if (r.check) return render_check_markdown(r);
   std::string md;
   bool aa = r.mode == "aa";
   md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B", r.verdict);
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
                     r.counts.failed);
-  md += fmt::format("- **A**: {}\n- **B**: {}\n", cell(side_description(r.a)), cell(side_description(r.b)));
+  md += fmt::format("- **A**: {}\n- **B**: {}\n", markdown_cell(side_description(r.a)), markdown_cell(side_description(r.b)));
   std::string meters;
   if (r.settings.contains("meters"))
     for (const auto& m : r.settings["meters"]) meters += (meters.empty() ? "" : ", ") + m.get<std::string>();
@@ -45,16 +33,16 @@ std::string render_markdown(const Report& r) {
     std::string verdict = benchmark_verdict(b->run);
     const MetricRun* m = primary_metric(b->run);
     if (!m) {
-      md += fmt::format("| {} | - | - | - | - | - | - | **{}** | |\n", cell(b->run.name), verdict);
+      md += fmt::format("| {} | - | - | - | - | - | - | **{}** | |\n", markdown_cell(b->run.name), verdict);
       continue;
     }
     const auto& c = m->comparison;
     bool strong = verdict == "regressed" || verdict == "failed" || verdict == "improved";
-    md += fmt::format("| {} | {} | {} | {} | {} | [{}, {}] | {} | {} | {} |\n", cell(b->run.name),
+    md += fmt::format("| {} | {} | {} | {} | {} | [{}, {}] | {} | {} | {} |\n", markdown_cell(b->run.name),
                       metric_label(*m), format_value(m->metric, c.a.median),
                       format_value(m->metric, c.b.median), format_ratio(c.ratio),
                       format_ratio(c.interval.lo), format_ratio(c.interval.hi), format_q(m->q_value),
-                      strong ? "**" + verdict + "**" : verdict, cell(other_changes(b->run, m)));
+                      strong ? "**" + verdict + "**" : verdict, markdown_cell(other_changes(b->run, m)));
   }
   md += "\n";
 
@@ -68,31 +56,23 @@ std::string render_markdown(const Report& r) {
     md += fmt::format("### Why {} {}\n\n", b->run.name, benchmark_verdict(b->run));
     for (const auto& m : b->run.metrics)
       if (m.decision.verdict == stats::Verdict::kRegressed || m.decision.verdict == stats::Verdict::kImproved)
-        md += fmt::format("- {}: {}\n", metric_label(m), cell(m.decision.reason));
+        md += fmt::format("- {}: {}\n", metric_label(m), markdown_cell(m.decision.reason));
     for (const auto& n : e.notes) md += "- " + n + "\n";
-    if (!e.symbols.empty()) {
-      md += fmt::format("\n| symbol ({}) | change | A per iter | B per iter | share A | share B |\n",
-                        e.source);
-      md += "|---|---|---:|---:|---:|---:|\n";
-      for (const auto& s : e.symbols)
-        md += fmt::format("| `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", cell(s.symbol), s.change,
-                          format_value("", s.cost_a), format_value("", s.cost_b), s.share_a * 100,
-                          s.share_b * 100);
-    }
+    md += markdown_symbol_table(e, "A", "B");
     md += "\n";
   }
 
   if (!r.contract_changes.empty()) {
     md += "### Contracts that changed\n\n| contract | A | B | message |\n|---|---|---|---|\n";
     for (const auto& c : r.contract_changes)
-      md += fmt::format("| {} | {} | {} | {} |\n", cell(c.contract), c.status_a, c.status_b, cell(c.message));
+      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(c.contract), c.status_a, c.status_b, markdown_cell(c.message));
     md += "\n";
   }
 
   if (!r.oracle_gaps.empty()) {
     md += "### Oracle gap (engine / oracle)\n\n| workload | metric | A | B | change |\n|---|---|---:|---:|---:|\n";
     for (const auto& g : r.oracle_gaps)
-      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} |\n", cell(g.workload), g.metric, g.gap_a,
+      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} |\n", markdown_cell(g.workload), g.metric, g.gap_a,
                         g.gap_b, format_change(g.change));
     md += "\n";
   }
@@ -102,12 +82,12 @@ std::string render_markdown(const Report& r) {
     for (const auto& m : b.run.metrics) {
       if (m.policy.deterministic) continue;
       if (aa && m.noise)
-        rows += fmt::format("| {} | {} | {:.2f}% | ±{:.2f}% | {:.2f}% | {:.2f}% | {} |\n", cell(b.run.name),
+        rows += fmt::format("| {} | {} | {:.2f}% | ±{:.2f}% | {:.2f}% | {:.2f}% | {} |\n", markdown_cell(b.run.name),
                           metric_label(m), m.noise->pair_noise * 100, m.noise->p95_abs_change * 100,
                           m.noise->cv_a * 100, m.noise->cv_b * 100,
                           format_change(m.noise->detectable_effect));
       else if (!aa)
-        rows += fmt::format("| {} | {} | {} | {} |\n", cell(b.run.name), metric_label(m), m.a.size(),
+        rows += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(b.run.name), metric_label(m), m.a.size(),
                             std::isfinite(m.comparison.detectable_effect)
                                 ? "±" + format_change(m.comparison.detectable_effect).substr(1)
                                 : std::string("none (too few pairs)"));

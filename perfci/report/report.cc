@@ -10,14 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-int rank(const std::string& verdict) {
-  if (verdict == "failed") return 4;
-  if (verdict == "regressed") return 3;
-  if (verdict == "improved") return 2;
-  if (verdict == "noisy") return 1;
-  return 0;
-}
-
 json samples_json(const std::vector<double>& a, const std::vector<double>& b) {
   return {{"a", a}, {"b", b}};
 }
@@ -40,6 +32,8 @@ json metric_json(const MetricRun& m) {
                          {"decision", c.decision}};
   }
   if (m.noise) j["noise"] = *m.noise;
+  if (!m.gate.empty()) j["gate"] = m.gate;
+  if (!m.gate_reason.empty()) j["gate_reason"] = m.gate_reason;
   return j;
 }
 
@@ -72,22 +66,38 @@ MetricRun metric_from_json(const json& j) {
     m.confirmation = std::move(conf);
   }
   if (j.contains("noise")) m.noise = j["noise"].get<stats::NoiseSummary>();
+  m.gate = j.value("gate", "");
+  m.gate_reason = j.value("gate_reason", "");
   return m;
 }
 
 }  // namespace
 
+int verdict_rank(const std::string& verdict) {
+  if (verdict == "failed") return 6;
+  if (verdict == "regressed") return 5;
+  if (verdict == "accepted") return 4;
+  if (verdict == "improved") return 3;
+  if (verdict == "noisy") return 2;
+  if (verdict == "unchanged") return 1;
+  return 0;
+}
+
 std::string benchmark_verdict(const BenchmarkRun& b) {
   if (b.failed()) return "failed";
-  std::string worst = "unchanged";
+  std::string worst;
   for (const auto& m : b.metrics) {
+    if (m.gate == "information") continue;
     std::string v(stats::to_string(m.decision.verdict));
-    if (rank(v) > rank(worst)) worst = v;
+    if (v == "regressed" && m.gate == "accepted") v = "accepted";
+    if (worst.empty() || verdict_rank(v) > verdict_rank(worst)) worst = v;
   }
+  if (worst.empty()) return b.metrics.empty() ? "unchanged" : "information";
   return worst;
 }
 
 int Report::exit_code() const {
+  if (check) return check->exit_code;
   if (counts.failed > 0) return 2;
   if (counts.regressed > 0) return 1;
   return 0;
@@ -133,6 +143,76 @@ void from_json(const json& j, CounterDelta& v) {
   v.change = j.at("change").get<double>();
 }
 
+void to_json(json& j, const CheckSection& v) {
+  auto facts = [](const std::vector<CheckFact>& list) {
+    json out = json::array();
+    for (const auto& f : list)
+      out.push_back({{"fact", f.fact}, {"baseline", f.baseline}, {"current", f.current}});
+    return out;
+  };
+  json gates = json::array();
+  for (const auto& g : v.gates)
+    gates.push_back({{"kind", g.kind}, {"gate", g.gate}, {"reason", g.reason}});
+  json accepted = json::array();
+  for (const auto& a : v.accepted)
+    accepted.push_back({{"benchmark", a.benchmark},
+                        {"metric", a.metric},
+                        {"commit", a.commit},
+                        {"reason", a.reason},
+                        {"status", a.status}});
+  j = json{{"suite", v.suite},
+           {"baseline_file", v.baseline_file},
+           {"profile", v.profile},
+           {"baseline_profile", v.baseline_profile},
+           {"baseline_commit", v.baseline_commit},
+           {"baseline_dirty", v.baseline_dirty},
+           {"baseline_created", v.baseline_created},
+           {"baseline_reason", v.baseline_reason},
+           {"toolchain_differences", facts(v.toolchain_differences)},
+           {"machine_differences", facts(v.machine_differences)},
+           {"gates", gates},
+           {"accepted", accepted},
+           {"new_benchmarks", v.new_benchmarks},
+           {"missing_benchmarks", v.missing_benchmarks},
+           {"findings", v.findings},
+           {"errors", v.errors},
+           {"exit_code", v.exit_code}};
+}
+
+void from_json(const json& j, CheckSection& v) {
+  auto facts = [](const json& list) {
+    std::vector<CheckFact> out;
+    for (const auto& f : list)
+      out.push_back({f.at("fact").get<std::string>(), f.at("baseline").get<std::string>(),
+                     f.at("current").get<std::string>()});
+    return out;
+  };
+  v.suite = j.at("suite").get<std::string>();
+  v.baseline_file = j.at("baseline_file").get<std::string>();
+  v.profile = j.at("profile").get<std::string>();
+  v.baseline_profile = j.at("baseline_profile").get<std::string>();
+  v.baseline_commit = j.at("baseline_commit").get<std::string>();
+  v.baseline_dirty = j.at("baseline_dirty").get<bool>();
+  v.baseline_created = j.at("baseline_created").get<std::string>();
+  v.baseline_reason = j.at("baseline_reason").get<std::string>();
+  v.toolchain_differences = facts(j.at("toolchain_differences"));
+  v.machine_differences = facts(j.at("machine_differences"));
+  v.gates.clear();
+  for (const auto& g : j.at("gates"))
+    v.gates.push_back({g.at("kind").get<std::string>(), g.at("gate").get<std::string>(),
+                       g.at("reason").get<std::string>()});
+  v.accepted.clear();
+  for (const auto& a : j.at("accepted"))
+    v.accepted.push_back({a.at("benchmark").get<std::string>(), a.at("metric").get<std::string>(),
+                          a.at("commit").get<std::string>(), a.at("reason").get<std::string>(),
+                          a.at("status").get<std::string>()});
+  v.new_benchmarks = j.at("new_benchmarks").get<std::vector<std::string>>();
+  v.missing_benchmarks = j.at("missing_benchmarks").get<std::vector<std::string>>();
+  v.findings = j.at("findings").get<std::vector<std::string>>();
+  v.errors = j.at("errors").get<std::vector<std::string>>();
+  v.exit_code = j.at("exit_code").get<int>();
+}
+
 void to_json(json& j, const ContractChange& v) {
   j = json{{"contract", v.contract}, {"status_a", v.status_a}, {"status_b", v.status_b},
            {"message", v.message}};
@@ -163,6 +243,9 @@ void to_json(json& j, const OracleGap& v) {
   j = json{{"workload", v.workload}, {"benchmark", v.benchmark}, {"oracle", v.oracle},
            {"metric", v.metric},     {"gap_a", v.gap_a},         {"gap_b", v.gap_b},
            {"change", v.change}};
+  if (v.threshold) j["threshold"] = *v.threshold;
+  if (!v.verdict.empty()) j["verdict"] = v.verdict;
+  if (!v.gate.empty()) j["gate"] = v.gate;
 }
 void from_json(const json& j, OracleGap& v) {
   v.workload = j.at("workload").get<std::string>();
@@ -172,6 +255,9 @@ void from_json(const json& j, OracleGap& v) {
   v.gap_a = j.at("gap_a").get<double>();
   v.gap_b = j.at("gap_b").get<double>();
   v.change = j.at("change").get<double>();
+  if (j.contains("threshold")) v.threshold = j["threshold"].get<double>();
+  v.verdict = j.value("verdict", "");
+  v.gate = j.value("gate", "");
 }
 
 void to_json(json& j, const BenchmarkReport& v) {
@@ -211,10 +297,13 @@ void to_json(json& j, const Report& v) {
              {"unchanged", v.counts.unchanged},
              {"noisy", v.counts.noisy},
              {"failed", v.counts.failed},
+             {"accepted", v.counts.accepted},
+             {"information", v.counts.information},
              {"exit_code", v.exit_code()}}},
            {"benchmarks", benchmarks},
            {"contract_changes", v.contract_changes},
            {"oracle_gaps", v.oracle_gaps}};
+  if (v.check) j["check"] = *v.check;
 }
 
 Report report_from_json(const json& j, const std::string& origin) {
@@ -248,7 +337,9 @@ Report report_from_json(const json& j, const std::string& origin) {
     const json& s = j.at("summary");
     r.verdict = s.at("verdict").get<std::string>();
     r.counts = {s.at("regressed").get<int>(), s.at("improved").get<int>(),
-                s.at("unchanged").get<int>(), s.at("noisy").get<int>(), s.at("failed").get<int>()};
+                s.at("unchanged").get<int>(), s.at("noisy").get<int>(),
+                s.at("failed").get<int>(),    s.value("accepted", 0),
+                s.value("information", 0)};
     const json& list = j.at("benchmarks");
     for (std::size_t i = 0; i < list.size(); ++i) {
       where = "benchmarks[" + std::to_string(i) + "]";
@@ -270,6 +361,10 @@ Report report_from_json(const json& j, const std::string& origin) {
     r.contract_changes = j.value("contract_changes", std::vector<ContractChange>{});
     where = "oracle_gaps";
     r.oracle_gaps = j.value("oracle_gaps", std::vector<OracleGap>{});
+    if (j.contains("check")) {
+      where = "check";
+      r.check = j["check"].get<CheckSection>();
+    }
     return r;
   } catch (const json::exception& e) {
     throw Error(origin + ": " + where + ": " + e.what());

@@ -75,17 +75,63 @@ struct OracleGap {
   double gap_a = 0;       // engine / oracle, medians, on A
   double gap_b = 0;
   double change = 0;  // gap_b / gap_a - 1
+  // `perfci check` only: the gap is compared with the baseline's on any
+  // machine, against its own threshold.
+  std::optional<double> threshold;
+  std::string verdict;  // regressed, improved, unchanged; empty in A/B
+  std::string gate;     // gated, information, accepted; empty in A/B
 };
 
 struct SummaryCounts {
   int regressed = 0, improved = 0, unchanged = 0, noisy = 0, failed = 0;
+  int accepted = 0;     // check: regressions perfci.json accepts
+  int information = 0;  // check: benchmarks with no gated metric
+};
+
+// `perfci check`: the current run (side B) against a stored baseline (side
+// A), what made which metric comparable, and why the gate passed or failed.
+struct CheckFact {
+  std::string fact;  // "compiler_version", "library libsqlite3.so.0", "hostname"
+  std::string baseline;
+  std::string current;
+};
+
+struct CheckGate {
+  std::string kind;    // wall, counters, callgrind
+  std::string gate;    // gated or information
+  std::string reason;  // why not gated
+};
+
+struct AcceptedStatus {
+  std::string benchmark, metric, commit, reason;
+  std::string status;  // applied, unused (nothing to accept), stale (the baseline already has it)
+};
+
+struct CheckSection {
+  std::string suite;
+  std::string baseline_file;
+  std::string profile;           // the current profile id
+  std::string baseline_profile;  // the baseline's
+  std::string baseline_commit;
+  bool baseline_dirty = false;
+  std::string baseline_created;
+  std::string baseline_reason;
+  std::vector<CheckFact> toolchain_differences;
+  std::vector<CheckFact> machine_differences;
+  std::vector<CheckGate> gates;
+  std::vector<AcceptedStatus> accepted;
+  std::vector<std::string> new_benchmarks;      // measured now, not in the baseline
+  std::vector<std::string> missing_benchmarks;  // in the baseline, not measured now
+  std::vector<std::string> findings;            // one line per reason for exit 1
+  std::vector<std::string> errors;              // one line per reason for exit 2
+  int exit_code = 0;
 };
 
 struct Report {
   std::string schema = kReportSchema;
   std::string tool_version;
   std::string created;  // UTC, ISO 8601
-  std::string mode;     // "ab" or "aa"
+  std::string mode;     // "ab", "aa" or "check"
   nlohmann::json machine = nlohmann::json::object();  // `perfci env --json`
   Side a;
   Side b;
@@ -99,17 +145,26 @@ struct Report {
   std::vector<BenchmarkReport> benchmarks;
   std::vector<ContractChange> contract_changes;  // all, whatever benchmark they name
   std::vector<OracleGap> oracle_gaps;
-  // failed, regressed, improved, noisy or unchanged: the worst of all benchmarks.
+  // failed, regressed, accepted, improved, noisy, unchanged or information:
+  // the worst of all benchmarks.
   std::string verdict;
   SummaryCounts counts;
+  std::optional<CheckSection> check;  // mode "check" only
 
-  // 0 unchanged / improved / noisy, 1 a regression, 2 a failed benchmark.
+  // 0 unchanged / improved / noisy / accepted, 1 a regression, 2 a failed
+  // benchmark; in mode "check", the check's own code (broken contracts and
+  // oracle-gap regressions count too).
   int exit_code() const;
 };
 
-// A benchmark's verdict over its metrics: failed, then regressed, improved,
-// noisy, unchanged.
+// A benchmark's verdict over its metrics: failed, then regressed, accepted,
+// improved, noisy, unchanged. Metrics gated as "information" do not count; a
+// benchmark with metrics but none gated is "information".
 std::string benchmark_verdict(const BenchmarkRun& b);
+
+// Higher is worse: failed 6, regressed 5, accepted 4, improved 3, noisy 2,
+// unchanged 1, information 0.
+int verdict_rank(const std::string& verdict);
 
 void to_json(nlohmann::json& j, const Side& v);
 void from_json(const nlohmann::json& j, Side& v);
@@ -123,6 +178,8 @@ void to_json(nlohmann::json& j, const Explanation& v);
 void from_json(const nlohmann::json& j, Explanation& v);
 void to_json(nlohmann::json& j, const OracleGap& v);
 void from_json(const nlohmann::json& j, OracleGap& v);
+void to_json(nlohmann::json& j, const CheckSection& v);
+void from_json(const nlohmann::json& j, CheckSection& v);
 void to_json(nlohmann::json& j, const BenchmarkReport& v);
 void to_json(nlohmann::json& j, const Report& v);
 

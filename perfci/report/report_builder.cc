@@ -1,24 +1,13 @@
 #include "perfci/report/report_builder.h"
 
-#include <chrono>
-#include <ctime>
-
 #include "perfci/env/build_info.h"
 #include "perfci/report/explanation.h"
 #include "perfci/util/error.h"
+#include "perfci/util/timestamp.h"
 #include "perfci/version.h"
 
 namespace perfci::report {
 namespace {
-
-std::string utc_now() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void identify(Side& side) {
   if (side.binary.empty()) return;
@@ -35,28 +24,24 @@ void identify(Side& side) {
 
 void summarize(Report& report) {
   report.counts = {};
-  report.verdict = "unchanged";
-  auto worse = [](const std::string& x, const std::string& y) {
-    auto rank = [](const std::string& v) {
-      return v == "failed" ? 4 : v == "regressed" ? 3 : v == "improved" ? 2 : v == "noisy" ? 1 : 0;
-    };
-    return rank(x) > rank(y);
-  };
+  report.verdict = report.benchmarks.empty() ? "unchanged" : "information";
   for (const auto& b : report.benchmarks) {
     std::string v = benchmark_verdict(b.run);
     if (v == "failed") ++report.counts.failed;
     else if (v == "regressed") ++report.counts.regressed;
+    else if (v == "accepted") ++report.counts.accepted;
     else if (v == "improved") ++report.counts.improved;
     else if (v == "noisy") ++report.counts.noisy;
+    else if (v == "information") ++report.counts.information;
     else ++report.counts.unchanged;
-    if (worse(v, report.verdict)) report.verdict = v;
+    if (verdict_rank(v) > verdict_rank(report.verdict)) report.verdict = v;
   }
 }
 
 Report build_report(ReportInputs in) {
   Report r;
   r.tool_version = tool_version();
-  r.created = utc_now();
+  r.created = utc_timestamp();
   r.mode = in.run.aa ? "aa" : "ab";
   r.machine = std::move(in.machine);
   r.a = std::move(in.a);

@@ -37,6 +37,12 @@ struct MetricRun {
   std::optional<Confirmation> confirmation;
   stats::Decision decision;  // the final verdict and its reason
   std::optional<stats::NoiseSummary> noise;  // A/A runs: the machine's noise
+  // `perfci check` only (empty in A/B runs, where every metric counts):
+  // "gated" (its verdict decides the exit code), "information" (shown, not
+  // gated: the baseline's toolchain or machine differs, or perfci.json says
+  // so) or "accepted" (a regression perfci.json's "accepted" list accepts).
+  std::string gate;
+  std::string gate_reason;  // why information / accepted, for the report
 };
 
 struct BenchmarkRun {

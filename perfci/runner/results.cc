@@ -4,6 +4,7 @@
 
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
 #include "perfci/version.h"
 
 namespace perfci {
@@ -90,51 +91,6 @@ void to_json(json& j, const RunResults& v) {
 }
 
 namespace {
-
-// Field access with errors that say where in the document the problem is.
-class Fields {
- public:
-  Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {
-    if (!j_.is_object()) fail("", "expected an object");
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    throw Error(where_ + (key.empty() ? "" : "." + key) + ": " + problem);
-  }
-  bool has(const char* key) const { return j_.contains(key); }
-  const json& at(const char* key) const {
-    if (!j_.contains(key)) fail(key, "missing");
-    return j_[key];
-  }
-  std::string str(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_string()) fail(key, "expected a string");
-    return v.get<std::string>();
-  }
-  double num(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_number()) fail(key, "expected a number");
-    return v.get<double>();
-  }
-  std::uint64_t count(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<long long>() >= 0))
-      fail(key, "expected a non-negative integer");
-    return v.get<std::uint64_t>();
-  }
-  const json& array(const char* key) const {
-    const json& v = at(key);
-    if (!v.is_array()) fail(key, "expected an array");
-    return v;
-  }
-  std::string where(const char* key, std::size_t i) const {
-    return where_ + "." + key + "[" + std::to_string(i) + "]";
-  }
-  std::string where(const char* key) const { return where_ + "." + key; }
-
- private:
-  const json& j_;
-  std::string where_;
-};
 
 CounterResult counter_from_json(const json& j, const std::string& where) {
   Fields f(j, where);

@@ -62,4 +62,17 @@ bool worktree_is_dirty(const std::filesystem::path& repo) {
   return !trim(r.out).empty();
 }
 
+bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
+                 const std::string& descendant) {
+  check_revision_syntax(ancestor);
+  check_revision_syntax(descendant);
+  auto r = git(repo, {"merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant});
+  if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
+  // 0: yes, 1: no; anything else (an unknown object, a shallow history) is an error.
+  if (r.exit_code == 0) return true;
+  if (r.exit_code == 1 && r.term_signal == 0 && !r.timed_out) return false;
+  throw Error("git merge-base --is-ancestor " + ancestor + " " + descendant + " failed in " +
+              repo.string() + ": " + trim(r.err_tail));
+}
+
 }  // namespace perfci

@@ -29,4 +29,10 @@ std::string resolve_commit(const std::filesystem::path& repo, const std::string&
 // True when the working tree differs from HEAD (tracked or untracked files).
 bool worktree_is_dirty(const std::filesystem::path& repo);
 
+// True when commit `ancestor` is `descendant` or one of its ancestors (both
+// already resolved). Throws perfci::Error when git cannot tell (an unknown
+// commit, a history too shallow to hold it).
+bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
+                 const std::string& descendant);
+
 }  // namespace perfci

@@ -1,34 +1,19 @@
 #include "perfci/util/elf_symbolizer.h"
 
-#include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
+#include "perfci/util/demangle.h"
+#include "perfci/util/elf_file.h"
 #include "perfci/util/error.h"
 
 namespace perfci {
-
-std::string demangle(const std::string& name) {
-  if (name.rfind("_Z", 0) != 0) return name;
-  int status = 0;
-  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) {
-    std::free(out);
-    return name;
-  }
-  std::string result(out);
-  std::free(out);
-  return result;
-}
 
 namespace {
 
@@ -96,7 +81,7 @@ bool find_innermost_inline(Dwarf_Die* parent, Dwarf_Addr addr, Dwarf_Die* inline
 }  // namespace
 
 struct ElfSymbolizer::Impl {
-  int fd = -1;
+  std::unique_ptr<ElfFile> file;
   Elf* elf = nullptr;
   Dwarf* dwarf = nullptr;
   std::vector<Symbol> symbols;  // sorted by address
@@ -106,8 +91,6 @@ struct ElfSymbolizer::Impl {
 
   ~Impl() {
     if (dwarf) dwarf_end(dwarf);
-    if (elf) elf_end(elf);
-    if (fd >= 0) ::close(fd);
   }
 
   bool find_cu(std::uint64_t addr, Dwarf_Die* out) {
@@ -131,12 +114,8 @@ struct ElfSymbolizer::Impl {
 };
 
 ElfSymbolizer::ElfSymbolizer(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
-  elf_version(EV_CURRENT);
-  impl_->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (impl_->fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
-  impl_->elf = elf_begin(impl_->fd, ELF_C_READ, nullptr);
-  if (!impl_->elf || elf_kind(impl_->elf) != ELF_K_ELF)
-    throw Error(path + ": not an ELF file");
+  impl_->file = std::make_unique<ElfFile>(path);
+  impl_->elf = impl_->file->get();
 
   std::size_t phnum = 0;
   elf_getphdrnum(impl_->elf, &phnum);

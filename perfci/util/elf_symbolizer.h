@@ -13,9 +13,6 @@
 
 namespace perfci {
 
-// abi::__cxa_demangle, or the input unchanged when it is not a C++ name.
-std::string demangle(const std::string& name);
-
 struct Symbolization {
   std::string symbol;    // demangled out-of-line symbol containing the address
   std::string function;  // innermost function: the inlined callee, else == symbol

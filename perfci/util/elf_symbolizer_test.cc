@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfci/util/demangle.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 #include "perfci/util/process_maps.h"

@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-namespace perfci::contracts {
+namespace perfci {
 
 // The demangled form of `symbol`, or `symbol` itself when it is not a mangled
 // C++ name (C functions, compiler-generated labels).
 std::string demangle(std::string_view symbol);
 
-}  // namespace perfci::contracts
+}  // namespace perfci

@@ -1,11 +1,11 @@
-#include "perfci/contracts/demangle.h"
+#include "perfci/util/demangle.h"
 
 #include <cxxabi.h>
 
 #include <cstdlib>
 #include <memory>
 
-namespace perfci::contracts {
+namespace perfci {
 
 std::string demangle(std::string_view symbol) {
   if (symbol.size() < 2 || symbol[0] != '_' || symbol[1] != 'Z') return std::string(symbol);
@@ -17,4 +17,4 @@ std::string demangle(std::string_view symbol) {
   return std::string(out.get());
 }
 
-}  // namespace perfci::contracts
+}  // namespace perfci

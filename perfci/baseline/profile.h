@@ -1,0 +1,83 @@
+// A baseline profile: the facts that decide whether two measurements of a
+// suite can be compared. Two groups, because the metrics need different ones:
+//
+// - toolchain: architecture, compiler and version, build flags, the versions
+//   of the linked libraries that run inside measured regions, the CPU
+//   features that select glibc's string routines, and valgrind's version.
+//   Callgrind Ir is deterministic: equal toolchains give equal counts on
+//   any machine, so Ir is compared (and gated) whenever these match.
+// - machine: CPU model, logical CPUs and host name. Wall time and hardware
+//   counters also need the same machine.
+//
+// The profile id ("x86_64-debian12-gcc12-release") names the baselines/
+// folder; the facts themselves, not the id, decide what is comparable.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "perfci/baseline/linked_libraries.h"
+
+namespace perfci::baseline {
+
+struct Toolchain {
+  std::string arch;                      // uname machine: "x86_64"
+  std::string os;                        // /etc/os-release ID + VERSION_ID: "debian12"
+  std::string compiler;                  // "gcc", "clang"
+  std::string compiler_version;          // "12.2.0"
+  std::string producer;                  // the DWARF producer, whole
+  std::string build_type;                // CMAKE_BUILD_TYPE of the build folder, when known
+  std::vector<LinkedLibrary> libraries;  // those perfci.json selects (all by default)
+  std::vector<std::string> cpu_features;
+  std::string valgrind;  // "valgrind-3.19.0"; empty when absent
+};
+
+struct Machine {
+  std::string cpu_model;
+  int logical_cpus = 0;
+  std::string hostname;
+  std::string kernel;  // recorded, not compared: it does not run in the measured code
+};
+
+struct Profile {
+  std::string id;
+  std::string build_id;  // of the measured binary: provenance only
+  Toolchain toolchain;
+  Machine machine;
+};
+
+struct ProfileOptions {
+  // Library patterns (library_matches): empty selects every DT_NEEDED library.
+  std::vector<std::string> libraries;
+  // The build folder, for CMakeCache.txt; empty when unknown.
+  std::filesystem::path build_dir;
+};
+
+// Throws perfci::Error when the binary cannot be read.
+Profile collect_profile(const std::string& binary, const ProfileOptions& options);
+
+// "<arch>-<os>-<compiler><major>-<build kind>", lower case, [a-z0-9._+-] only.
+std::string profile_id(const Toolchain& toolchain);
+
+struct ProfileDifference {
+  std::string fact;  // "compiler_version", "library libsqlite3.so.0", "hostname", ...
+  std::string baseline;
+  std::string current;
+};
+
+struct ProfileComparison {
+  std::vector<ProfileDifference> toolchain;
+  std::vector<ProfileDifference> machine;
+  bool toolchain_matches() const { return toolchain.empty(); }
+  bool machine_matches() const { return machine.empty(); }
+};
+
+ProfileComparison compare_profiles(const Profile& baseline, const Profile& current);
+
+void to_json(nlohmann::json& j, const Profile& p);
+// Throws perfci::Error "<where>.<field>: <problem>".
+Profile profile_from_json(const nlohmann::json& j, const std::string& where);
+
+}  // namespace perfci::baseline

@@ -1,0 +1,273 @@
+#include "perfci/check/baseline_comparison.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "perfci/check/comparability.h"
+#include "perfci/report/explanation.h"
+#include "perfci/report/report_builder.h"
+#include "perfci/util/timestamp.h"
+#include "perfci/version.h"
+
+namespace perfci::check {
+namespace {
+
+using nlohmann::json;
+
+std::string percent(double fraction) {
+  double pct = fraction * 100;
+  return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
+}
+
+std::string threshold_text(double t) { return fmt::format("{:g}%", t * 100); }
+
+const report::CheckGate& gate_of(const std::vector<report::CheckGate>& gates,
+                                 const std::string& kind) {
+  for (const auto& g : gates)
+    if (g.kind == kind) return g;
+  static const report::CheckGate gated{"", "gated", ""};
+  return gated;
+}
+
+// The active entry for this benchmark and metric, or nullptr.
+ActiveAccepted* find_accepted(std::vector<ActiveAccepted>& list, const std::string& benchmark,
+                              const std::string& metric) {
+  for (auto& a : list)
+    if (!a.stale && a.entry.benchmark == benchmark && a.entry.metric == metric) return &a;
+  return nullptr;
+}
+
+std::string accepted_reason(const ActiveAccepted& a) {
+  return "accepted in perfci.json at " + a.entry.commit + ": " + a.entry.reason;
+}
+
+report::Side baseline_side(const baseline::Baseline& b) {
+  report::Side s;
+  s.label = "A";
+  s.revision = "baseline";
+  s.commit = b.provenance.commit;
+  s.dirty = b.provenance.dirty;
+  s.binary = b.results.binary;
+  s.build_id = b.profile.build_id;
+  s.compiler = b.profile.toolchain.producer;
+  s.build = {{"profile", b.profile.id},
+             {"created", b.provenance.created},
+             {"reason", b.provenance.reason}};
+  s.contracts = b.contracts;
+  return s;
+}
+
+report::Side current_side(const CheckInputs& in) {
+  report::Side s;
+  s.label = "B";
+  s.revision = "current";
+  s.commit = in.commit;
+  s.dirty = in.dirty;
+  s.binary = in.current.binary;
+  s.build_id = in.profile.build_id;
+  s.compiler = in.profile.toolchain.producer;
+  s.build = {{"profile", in.profile.id}};
+  s.contracts = in.contracts;
+  return s;
+}
+
+void check_contracts(const json& contracts, report::CheckSection& out) {
+  if (contracts.is_null()) return;
+  if (contracts.contains("error")) {
+    out.errors.push_back("contracts could not be checked: " +
+                         contracts["error"].get<std::string>());
+    return;
+  }
+  for (const auto& c : contracts.value("contracts", json::array())) {
+    std::string status = c.value("status", "");
+    std::string what =
+        c.value("name", "").empty() ? c.value("kind", "contract") : c.value("name", "");
+    if (status == "broken")
+      out.findings.push_back("contract broken: " + what + ": " + c.value("message", ""));
+    else if (status != "ok")
+      out.errors.push_back("contract could not be checked: " + what + ": " +
+                           c.value("message", ""));
+  }
+}
+
+}  // namespace
+
+stats::Decision decide_by_threshold(const stats::Comparison& c, const stats::MetricPolicy& policy) {
+  if (policy.deterministic) return stats::decide(c, policy, std::nullopt);
+  double change = c.ratio - 1;
+  std::string head = percent(change) + " (one run against the baseline's)";
+  bool worse_up = policy.direction == stats::Direction::kHigherIsWorse;
+  if (std::fabs(change) > policy.threshold) {
+    bool worse = (change > 0) == worse_up;
+    return {worse ? stats::Verdict::kRegressed : stats::Verdict::kImproved,
+            head + ": beyond the " + threshold_text(policy.threshold) + " threshold"};
+  }
+  return {stats::Verdict::kUnchanged,
+          head + ": within the " + threshold_text(policy.threshold) + " threshold"};
+}
+
+report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) {
+  report::Report r;
+  r.tool_version = tool_version();
+  r.created = utc_timestamp();
+  r.mode = "check";
+  r.machine = std::move(in.machine);
+  r.a = baseline_side(in.baseline);
+  r.b = current_side(in);
+  r.settings = std::move(in.settings_json);
+  r.pairs = 1;
+  r.elapsed_seconds = in.elapsed_seconds;
+
+  report::CheckSection check;
+  check.suite = in.settings.suite;
+  check.baseline_file = in.baseline_file;
+  check.profile = in.profile.id;
+  check.baseline_profile = in.baseline.profile.id;
+  check.baseline_commit = in.baseline.provenance.commit;
+  check.baseline_dirty = in.baseline.provenance.dirty;
+  check.baseline_created = in.baseline.provenance.created;
+  check.baseline_reason = in.baseline.provenance.reason;
+  baseline::ProfileComparison profiles =
+      baseline::compare_profiles(in.baseline.profile, in.profile);
+  for (const auto& d : profiles.toolchain)
+    check.toolchain_differences.push_back({d.fact, d.baseline, d.current});
+  for (const auto& d : profiles.machine)
+    check.machine_differences.push_back({d.fact, d.baseline, d.current});
+  // Only the kinds this run measured: a gate for a meter that did not run says nothing.
+  for (auto& g : decide_gates(profiles, config.information_only)) {
+    const auto& meters = in.settings.meters;
+    if (std::find(meters.begin(), meters.end(), g.kind) != meters.end())
+      check.gates.push_back(std::move(g));
+  }
+
+  std::set<std::string> current_names;
+  std::vector<BenchmarkRun> runs;
+  for (const BenchmarkResult& cur : in.current.benchmarks) {
+    current_names.insert(cur.name);
+    const BenchmarkResult* base = in.baseline.results.find(cur.name);
+    if (cur.failed()) {
+      BenchmarkRun run;
+      run.name = cur.name;
+      run.error = cur.error;
+      check.errors.push_back("benchmark " + cur.name +
+                             " failed: " + cur.error.substr(0, cur.error.find('\n')));
+      runs.push_back(std::move(run));
+      continue;
+    }
+    if (!base) {
+      if (!metric_values(cur).empty()) check.new_benchmarks.push_back(cur.name);
+      continue;
+    }
+    std::map<std::pair<std::string, std::string>, double> base_values;
+    for (const auto& v : metric_values(*base)) base_values[{v.kind, v.metric}] = v.value;
+    BenchmarkRun run;
+    run.name = cur.name;
+    for (const auto& v : metric_values(cur)) {
+      auto it = base_values.find({v.kind, v.metric});
+      if (it == base_values.end() || !(it->second > 0) || !(v.value > 0)) continue;
+      MetricRun m;
+      m.kind = v.kind;
+      m.metric = v.metric;
+      m.policy = config.policies.policy(cur.name, v.kind, v.metric);
+      m.a = {it->second};
+      m.b = {v.value};
+      m.comparison = stats::compare_deterministic(m.a, m.b);
+      m.comparison.deterministic = m.policy.deterministic;
+      m.decision = decide_by_threshold(m.comparison, m.policy);
+      m.first_decision = m.decision;
+      const report::CheckGate& g = gate_of(check.gates, v.kind);
+      m.gate = g.gate;
+      m.gate_reason = g.reason;
+      if (m.gate == "gated" && m.decision.verdict == stats::Verdict::kRegressed) {
+        if (ActiveAccepted* a = find_accepted(in.accepted, cur.name, v.kind + "/" + v.metric)) {
+          m.gate = "accepted";
+          m.gate_reason = accepted_reason(*a);
+        } else {
+          check.findings.push_back(fmt::format("{}: {} {} regressed {} (threshold {})", cur.name,
+                                               v.kind, v.metric, percent(m.comparison.change()),
+                                               threshold_text(m.policy.threshold)));
+        }
+      }
+      run.metrics.push_back(std::move(m));
+    }
+    if (run.metrics.empty()) {
+      // Measured on both sides, but by different meters (a callgrind-only
+      // check of a benchmark outside the callgrind filter): nothing to say.
+      continue;
+    }
+    if (base->callgrind && cur.callgrind) {
+      run.detail_a = *base;
+      run.detail_b = cur;
+    }
+    runs.push_back(std::move(run));
+  }
+  for (const auto& b : in.baseline.results.benchmarks)
+    if (!current_names.count(b.name)) check.missing_benchmarks.push_back(b.name);
+  // A check that compared nothing must not pass as if all were well.
+  if (runs.empty())
+    check.errors.push_back(
+        "nothing was compared: no benchmark has a metric measured both in the baseline (" +
+        fmt::format("{}", fmt::join(in.baseline.settings.meters, ",")) + ") and in this run (" +
+        fmt::format("{}", fmt::join(in.settings.meters, ",")) + ")");
+
+  r.oracle_gaps = report::oracle_gaps(runs, in.oracle_pairs);
+  for (auto& g : r.oracle_gaps) {
+    std::string kind = g.metric.substr(0, g.metric.find('/'));
+    double t = config.oracle_gap_threshold(kind);
+    g.threshold = t;
+    g.verdict = g.change > t ? "regressed" : g.change < -t ? "improved" : "unchanged";
+    g.gate = config.information_only_kind(kind) ? "information" : "gated";
+    if (g.gate == "gated" && g.verdict == "regressed") {
+      if (find_accepted(in.accepted, g.benchmark, g.metric)) {
+        g.gate = "accepted";
+      } else {
+        check.findings.push_back(
+            fmt::format("oracle gap of {} ({}): {:.2f}x -> {:.2f}x, {} (threshold {})", g.workload,
+                        g.metric, g.gap_a, g.gap_b, percent(g.change), threshold_text(t)));
+      }
+    }
+  }
+  // Which entries did anything: the benchmarks' gates and the gaps say so.
+  for (const auto& a : in.accepted) {
+    std::string status = "unused";
+    if (a.stale) {
+      status = "stale";
+    } else {
+      for (const auto& run : runs)
+        for (const auto& m : run.metrics)
+          if (m.gate == "accepted" && run.name == a.entry.benchmark &&
+              m.kind + "/" + m.metric == a.entry.metric)
+            status = "applied";
+      for (const auto& g : r.oracle_gaps)
+        if (g.gate == "accepted" && g.benchmark == a.entry.benchmark && g.metric == a.entry.metric)
+          status = "applied";
+    }
+    check.accepted.push_back(
+        {a.entry.benchmark, a.entry.metric, a.entry.commit, a.entry.reason, status});
+  }
+
+  check_contracts(in.contracts, check);
+  r.contract_changes = report::contract_changes(r.a.contracts, r.b.contracts);
+
+  for (auto& run : runs) {
+    report::BenchmarkReport br;
+    bool changed = std::any_of(run.metrics.begin(), run.metrics.end(), [](const MetricRun& m) {
+      return m.decision.verdict == stats::Verdict::kRegressed ||
+             m.decision.verdict == stats::Verdict::kImproved;
+    });
+    if (!run.failed() && changed && run.detail_a)
+      br.explanation = report::explain(run, r.a.contracts, r.b.contracts);
+    br.run = std::move(run);
+    r.benchmarks.push_back(std::move(br));
+  }
+  report::summarize(r);
+  check.exit_code = !check.errors.empty() ? 2 : !check.findings.empty() ? 1 : 0;
+  r.check = std::move(check);
+  return r;
+}
+
+}  // namespace perfci::check

@@ -1,0 +1,50 @@
+// The heart of `perfci check`: one run of a suite against its stored
+// baseline, turned into a report (mode "check", side A the baseline, side B
+// this run) with a verdict per benchmark and metric, the oracle gap of both,
+// the contracts, the accepted regressions, and the exit code:
+//   0  nothing gated regressed, every contract holds;
+//   1  a gated metric or oracle gap regressed beyond its threshold (and no
+//      "accepted" entry covers it), or a contract is broken;
+//   2  a benchmark failed, or a contract could not be checked.
+// Every metric is judged by threshold alone: the baseline is one run, so
+// there are no pairs to test; deterministic Ir needs none, and wall time is
+// gated only where perfci.json's thresholds say one run is enough.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "perfci/baseline/baseline.h"
+#include "perfci/check/accepted.h"
+#include "perfci/check/check_config.h"
+#include "perfci/report/oracle_gap.h"
+#include "perfci/report/report.h"
+
+namespace perfci::check {
+
+struct CheckInputs {
+  baseline::Baseline baseline;
+  std::string baseline_file;
+  baseline::Profile profile;         // of this run
+  baseline::SuiteSettings settings;  // of this run
+  RunResults current;
+  nlohmann::json contracts;  // perfci.contracts/1 of this run's binary; null: none declared
+  std::string commit;        // HEAD, empty outside git
+  bool dirty = false;
+  std::vector<ActiveAccepted> accepted;
+  std::vector<report::PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
+  nlohmann::json machine = nlohmann::json::object();
+  nlohmann::json settings_json = nlohmann::json::object();
+  double elapsed_seconds = 0;
+};
+
+report::Report compare_with_baseline(CheckInputs inputs, const CheckConfig& config);
+
+// The verdict of one value against the baseline's by threshold alone:
+// deterministic metrics through stats::decide, the others with a reason
+// that says it is one run against one run.
+stats::Decision decide_by_threshold(const stats::Comparison& comparison,
+                                    const stats::MetricPolicy& policy);
+
+}  // namespace perfci::check

@@ -1,0 +1,66 @@
+#include "perfci/check/comparability.h"
+
+#include <algorithm>
+
+namespace perfci::check {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s + "]";
+}
+
+std::string shown(const std::string& s) { return s.empty() ? "(none)" : s; }
+
+}  // namespace
+
+std::vector<std::string> settings_mismatches(const baseline::SuiteSettings& b,
+                                             const baseline::SuiteSettings& c) {
+  std::vector<std::string> out;
+  if (b.suite != c.suite)
+    out.push_back("suite: the baseline is of '" + b.suite + "', this run of '" + c.suite + "'");
+  if (b.args != c.args)
+    out.push_back("args: the baseline ran the binary with " + join(b.args) +
+                  ", perfci.json now says " + join(c.args));
+  bool callgrind = std::find(c.meters.begin(), c.meters.end(), "callgrind") != c.meters.end();
+  if (callgrind && b.callgrind_iterations != c.callgrind_iterations)
+    out.push_back("callgrind iterations: the baseline counted " +
+                  std::to_string(b.callgrind_iterations) + " per benchmark, perfci.json now says " +
+                  std::to_string(c.callgrind_iterations) +
+                  " (the count per iteration depends on it)");
+  return out;
+}
+
+std::string describe_differences(const std::vector<baseline::ProfileDifference>& d,
+                                 std::size_t at_most) {
+  std::string s;
+  for (std::size_t i = 0; i < d.size() && i < at_most; ++i)
+    s += (i ? ", " : "") + d[i].fact + " " + shown(d[i].baseline) + " -> " + shown(d[i].current);
+  if (d.size() > at_most) s += ", and " + std::to_string(d.size() - at_most) + " more";
+  return s;
+}
+
+std::vector<report::CheckGate> decide_gates(const baseline::ProfileComparison& p,
+                                            const std::vector<std::string>& information_only) {
+  std::vector<report::CheckGate> out;
+  for (const char* kind : {"callgrind", "wall", "counters"}) {
+    report::CheckGate g{kind, "gated", ""};
+    bool machine_bound = std::string(kind) != "callgrind";
+    if (std::find(information_only.begin(), information_only.end(), kind) !=
+        information_only.end()) {
+      g.gate = "information";
+      g.reason = "perfci.json lists it in check.information_only";
+    } else if (!p.toolchain_matches()) {
+      g.gate = "information";
+      g.reason = "the toolchain differs from the baseline's: " + describe_differences(p.toolchain);
+    } else if (machine_bound && !p.machine_matches()) {
+      g.gate = "information";
+      g.reason = "another machine than the baseline's: " + describe_differences(p.machine);
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace perfci::check

@@ -1,0 +1,83 @@
+#include "perfci/check/comparability.h"
+
+#include <gtest/gtest.h>
+
+#include "perfci/baseline/baseline_fixtures.h"
+
+namespace perfci::check {
+namespace {
+
+using baseline::fixtures::sample_profile;
+
+std::string gate(const std::vector<report::CheckGate>& gates, const std::string& kind) {
+  for (const auto& g : gates)
+    if (g.kind == kind) return g.gate;
+  return "?";
+}
+
+TEST(Comparability, SameProfileGatesEverything) {
+  auto gates = decide_gates(baseline::compare_profiles(sample_profile(), sample_profile()), {});
+  ASSERT_EQ(gates.size(), 3u);
+  for (const auto& g : gates) EXPECT_EQ(g.gate, "gated") << g.kind;
+}
+
+TEST(Comparability, AnotherToolchainLeavesEverythingInformation) {
+  auto other = sample_profile();
+  other.toolchain.compiler = "clang";
+  other.toolchain.compiler_version = "14.0.6";
+  auto gates = decide_gates(baseline::compare_profiles(sample_profile(), other), {});
+  EXPECT_EQ(gate(gates, "callgrind"), "information");
+  EXPECT_EQ(gate(gates, "wall"), "information");
+  EXPECT_NE(
+      gates[0].reason.find("the toolchain differs from the baseline's: compiler gcc -> clang"),
+      std::string::npos)
+      << gates[0].reason;
+}
+
+TEST(Comparability, AnotherMachineKeepsCallgrindGated) {
+  auto other = sample_profile();
+  other.machine.hostname = "ci-runner";
+  other.machine.cpu_model = "Intel Xeon";
+  auto gates = decide_gates(baseline::compare_profiles(sample_profile(), other), {});
+  EXPECT_EQ(gate(gates, "callgrind"), "gated");
+  EXPECT_EQ(gate(gates, "wall"), "information");
+  EXPECT_EQ(gate(gates, "counters"), "information");
+  EXPECT_NE(gates[1].reason.find("another machine than the baseline's: cpu_model"),
+            std::string::npos);
+}
+
+TEST(Comparability, InformationOnlyKindsAreNeverGated) {
+  auto gates =
+      decide_gates(baseline::compare_profiles(sample_profile(), sample_profile()), {"wall"});
+  EXPECT_EQ(gate(gates, "callgrind"), "gated");
+  EXPECT_EQ(gate(gates, "wall"), "information");
+  EXPECT_NE(gates[1].reason.find("check.information_only"), std::string::npos);
+}
+
+TEST(Comparability, SettingsThatChangeTheNumbersMustMatch) {
+  baseline::SuiteSettings a;
+  a.suite = "engine";
+  a.args = {"--scale=0.1"};
+  a.meters = {"callgrind"};
+  a.callgrind_iterations = 3;
+  EXPECT_TRUE(settings_mismatches(a, a).empty());
+  auto b = a;
+  b.filter = "engine/.*";  // selects, does not change a number
+  b.meters = {"callgrind", "wall"};
+  EXPECT_TRUE(settings_mismatches(a, b).empty());
+  b.args = {};
+  b.callgrind_iterations = 5;
+  auto m = settings_mismatches(a, b);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_NE(
+      m[0].find("args: the baseline ran the binary with [--scale=0.1], perfci.json now says []"),
+      std::string::npos);
+  EXPECT_NE(m[1].find("callgrind iterations"), std::string::npos);
+  // Without callgrind in this run, its iteration count does not matter.
+  b.args = a.args;
+  b.meters = {"wall"};
+  EXPECT_TRUE(settings_mismatches(a, b).empty());
+}
+
+}  // namespace
+}  // namespace perfci::check

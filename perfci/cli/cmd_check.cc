@@ -1,0 +1,196 @@
+// perfci check: build the project, run its suite, check the contracts and
+// compare with the stored baseline of this profile; write
+// reports/<commit>.json and reports/latest.{json,md,html}. Exit 0 (pass), 1
+// (a gated regression or a broken contract), 2 (an error: no baseline, a
+// corrupt one, a failed benchmark, bad input).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "perfci/baseline/baseline_store.h"
+#include "perfci/check/baseline_comparison.h"
+#include "perfci/check/comparability.h"
+#include "perfci/cli/check_session.h"
+#include "perfci/cli/commands.h"
+#include "perfci/env/fingerprint.h"
+#include "perfci/report/html.h"
+#include "perfci/report/markdown.h"
+#include "perfci/report/oracle_gap.h"
+#include "perfci/runner/revision.h"
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+
+namespace perfci::cli {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kCommand = "check";
+
+struct CheckArgs {
+  SuiteFlags suite;
+  std::string out;  // reports folder
+  bool github = false;
+};
+
+// Exit 2 with the remedy: the exact command that makes the missing baseline.
+[[noreturn]] void missing_baseline(const PreparedSuite& p, const SuiteFlags& f) {
+  std::string msg = fmt::format("no baseline for profile {} (suite {}): {} does not exist.",
+                                p.profile.id, p.suite.name, p.baseline_file.string());
+  fs::path stored = baseline::baseline_path(p.check.baselines, p.profile.id, p.suite.name);
+  std::error_code ec;
+  if (stored != p.baseline_file && fs::exists(stored, ec))
+    msg += "\n  perfci.json's baselines folder has one for this profile: " + stored.string() +
+           " (drop --baseline to use it).";
+  std::vector<std::string> others;
+  for (const auto& o : baseline::stored_profiles(p.check.baselines, p.suite.name))
+    if (o != p.profile.id) others.push_back(o);
+  if (!others.empty()) {
+    msg += "\n  Baselines of other profiles: " + fmt::format("{}", fmt::join(others, ", ")) +
+           ".\n  Compare with one (its numbers then count only where the profiles agree):\n    " +
+           self_command() + " check --baseline " +
+           baseline::baseline_path(p.check.baselines, others.front(), p.suite.name).string();
+  }
+  msg += "\n  Create one for this profile with:\n    " +
+         baseline_update_command(p, f, "first baseline for " + p.profile.id);
+  throw Error(msg);
+}
+
+// GitHub Actions shows these as annotations on the run and the pull request.
+void annotate(const report::Report& rep) {
+  auto escape = [](const std::string& s) {
+    std::string out;
+    for (char c : s) {
+      if (c == '%')
+        out += "%25";
+      else if (c == '\r')
+        out += "%0D";
+      else if (c == '\n')
+        out += "%0A";
+      else
+        out += c;
+    }
+    return out;
+  };
+  for (const auto& e : rep.check->errors) fmt::print("::error title=perfci check::{}\n", escape(e));
+  for (const auto& f : rep.check->findings)
+    fmt::print("::error title=perfci check::{}\n", escape(f));
+}
+
+std::string report_stem(const PreparedSuite& p) {
+  std::string stem = p.commit.empty() ? "no-commit" : p.commit + (p.dirty ? "-dirty" : "");
+  if (p.config.suites.size() > 1) stem += "-" + p.suite.name;
+  return stem;
+}
+
+int run_check(const CheckArgs& a) {
+  const SuiteFlags& f = a.suite;
+  PreparedSuite p = prepare_suite(f, kCommand);
+
+  // The baseline is read before anything is measured: a missing or corrupt
+  // one is an error that minutes of measuring cannot change.
+  baseline::Baseline base;
+  try {
+    base = baseline::load_baseline(p.baseline_file);
+  } catch (const baseline::MissingBaseline&) {
+    missing_baseline(p, f);
+  } catch (const baseline::CorruptBaseline& e) {
+    throw Error(std::string("corrupt baseline: ") + e.what() +
+                "\n  Nothing was compared. Restore the file (git checkout -- FILE) or replace it "
+                "with:\n    " +
+                baseline_update_command(p, f, "replace a corrupt baseline"));
+  }
+  auto mismatches = check::settings_mismatches(base.settings, p.settings);
+  if (!mismatches.empty()) {
+    std::string msg =
+        "the baseline " + p.baseline_file.string() + " was measured with other suite settings:";
+    for (const auto& m : mismatches) msg += "\n  " + m;
+    msg += "\n  Its numbers are not comparable. Update it with:\n    " +
+           baseline_update_command(p, f, "suite settings changed");
+    throw Error(msg);
+  }
+  // Accepted entries are validated before measuring too: a typo costs seconds.
+  auto entries = check::parse_accepted(p.config.raw, p.config.path.string());
+  check::GitHistory git;
+  git.resolve = [&p](const std::string& c) { return resolve_commit(git_toplevel(p.root), c); };
+  git.is_ancestor = [&p](const std::string& x, const std::string& y) {
+    return is_ancestor(git_toplevel(p.root), x, y);
+  };
+  auto accepted = check::resolve_accepted(entries, p.commit, base.provenance.commit, git,
+                                          p.config.path.string());
+
+  say(f, kCommand,
+      fmt::format("measuring suite {} ({}) against {}", p.suite.name,
+                  fmt::format("{}", fmt::join(p.settings.meters, ",")), p.baseline_file.string()));
+  MeasuredSuite m = measure_suite(p, f, kCommand);
+
+  check::CheckInputs in;
+  in.baseline = std::move(base);
+  in.baseline_file = p.baseline_file.lexically_relative(p.root).string();
+  if (in.baseline_file.empty() || in.baseline_file.rfind("..", 0) == 0)
+    in.baseline_file = p.baseline_file.string();
+  in.profile = p.profile;
+  in.settings = p.settings;
+  in.current = std::move(m.results);
+  in.contracts = m.contracts;
+  in.commit = p.commit;
+  in.dirty = p.dirty;
+  in.accepted = std::move(accepted);
+  in.oracle_pairs = report::oracle_pairs_from_config(p.config.raw, p.config.path.string());
+  in.machine = collect_fingerprint();
+  in.settings_json = {{"command", "check"},
+                      {"config", p.config.path.string()},
+                      {"suite", p.suite.name},
+                      {"meters", p.settings.meters},
+                      {"filter", p.settings.filter},
+                      {"callgrind_filter", p.settings.callgrind_filter},
+                      {"callgrind_iterations", p.settings.callgrind_iterations},
+                      {"args", p.settings.args},
+                      {"build_dir", p.build_dir.string()},
+                      {"profile", p.profile}};
+  in.elapsed_seconds = m.elapsed_seconds;
+  report::Report rep = check::compare_with_baseline(std::move(in), p.check);
+
+  fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
+  std::string latest = p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest";
+  std::string md = report::render_markdown(rep);
+  report::save_report(rep, (out / (report_stem(p) + ".json")).string());
+  report::save_report(rep, (out / (latest + ".json")).string());
+  write_file_atomic(out / (latest + ".md"), md);
+  write_file_atomic(out / (latest + ".html"), report::render_html(rep));
+
+  if (!f.quiet) fmt::print("{}", md);
+  const char* env = std::getenv("GITHUB_ACTIONS");
+  if (a.github || (env && std::string(env) == "true")) annotate(rep);
+  int rc = rep.exit_code();
+  const auto& c = *rep.check;
+  for (const auto& e : c.errors) fmt::print(stderr, "perfci check: error: {}\n", e);
+  for (const auto& finding : c.findings) fmt::print(stderr, "perfci check: FAIL: {}\n", finding);
+  fmt::print(stderr,
+             "perfci check: {} (exit {}); reports in {}/{{{}.json, {}.json, {}.md, {}.html}}\n",
+             rc == 0   ? "pass"
+             : rc == 1 ? "fail"
+                       : "error",
+             rc, out.string(), report_stem(p), latest, latest, latest);
+  return rc;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, CommandRunner* runner) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand(
+      "check", "Build, run the suite, check the contracts and compare with the baseline");
+  args->suite.add_to(cmd);
+  cmd->add_option("--out", args->out,
+                  "Reports folder (default: perfci.json's check.reports, reports/)");
+  cmd->add_flag(
+      "--github", args->github,
+      "Print ::error annotations for GitHub Actions (on by default when GITHUB_ACTIONS=true)");
+  cmd->callback([runner, args] { *runner = [args] { return run_check(*args); }; });
+}
+
+}  // namespace perfci::cli

@@ -1,0 +1,347 @@
+#include "perfci/report/check_render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "perfci/report/format.h"
+#include "perfci/report/svg_plot.h"
+
+namespace perfci::report {
+namespace {
+
+
+// Sub-percent thresholds (0.2% for Ir) need two decimals to be read.
+std::string percent(double fraction) {
+  if (!std::isfinite(fraction)) return "-";
+  double pct = fraction * 100;
+  return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
+}
+
+std::string threshold(double t) { return fmt::format("{:g}%", t * 100); }
+
+std::string short_commit(const std::string& c, bool dirty) {
+  if (c.empty()) return "no commit";
+  return c.substr(0, 12) + (dirty ? "+changes" : "");
+}
+
+struct Row {
+  const BenchmarkReport* bench;
+  const MetricRun* metric;
+  std::string verdict;  // regressed, accepted, improved, unchanged
+  int rank;
+};
+
+// What a row's verdict cell says, and how bad it is for ordering.
+Row make_row(const BenchmarkReport& b, const MetricRun& m) {
+  std::string v(stats::to_string(m.decision.verdict));
+  int rank = verdict_rank(v);
+  if (m.gate == "accepted" && v == "regressed") {
+    v = "accepted";
+    rank = verdict_rank("accepted");
+  }
+  if (m.gate == "information") rank = 0;
+  return {&b, &m, v, rank};
+}
+
+// CPU time says what real time says on an idle machine; its rows would
+// double the table, so they show only when CPU time changed by itself.
+bool worth_a_row(const MetricRun& m) {
+  return !(m.kind == "wall" && m.metric == "cpu_time_ns" &&
+           m.decision.verdict == stats::Verdict::kUnchanged);
+}
+
+bool worth_a_row(const OracleGap& g) {
+  return !(g.metric == "wall/cpu_time_ns" && g.verdict == "unchanged");
+}
+
+std::vector<Row> rows_worst_first(const Report& r) {
+  std::vector<Row> rows;
+  for (const auto& b : r.benchmarks)
+    for (const auto& m : b.run.metrics)
+      if (worth_a_row(m)) rows.push_back(make_row(b, m));
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& x, const Row& y) { return x.rank > y.rank; });
+  return rows;
+}
+
+std::string verdict_text(const Row& row, bool markdown) {
+  const MetricRun& m = *row.metric;
+  if (m.gate == "information") return row.verdict + " (information)";
+  if (row.verdict == "regressed") return markdown ? "**regressed**" : "regressed";
+  return row.verdict;
+}
+
+std::string gate_line(const CheckGate& g) {
+  return g.gate == "gated" ? "gated" : "information only: " + g.reason;
+}
+
+std::string contract_name(const nlohmann::json& c) {
+  std::string name = c.value("name", "");
+  return name.empty() ? c.value("kind", "contract") : name;
+}
+
+std::string lead(const Report& r) {
+  const CheckSection& c = *r.check;
+  std::string s =
+      fmt::format("Suite `{}`: this run ({}, profile `{}`) against the baseline `{}` ({}, made {}",
+                  c.suite, short_commit(r.b.commit, r.b.dirty), c.profile, c.baseline_file,
+                  short_commit(c.baseline_commit, c.baseline_dirty), c.baseline_created);
+  if (c.baseline_profile != c.profile) s += fmt::format(" on profile `{}`", c.baseline_profile);
+  s += fmt::format(": \"{}\").", c.baseline_reason);
+  return s;
+}
+
+}  // namespace
+
+std::string check_outcome(const Report& r) {
+  int code = r.exit_code();
+  return code == 0 ? "pass" : code == 1 ? "fail" : "error";
+}
+
+std::string render_check_markdown(const Report& r) {
+  const CheckSection& c = *r.check;
+  std::string md = fmt::format("## perfci check: **{}**\n\n", check_outcome(r));
+  md += lead(r) + "\n\n";
+  if (!c.errors.empty()) {
+    md += "**Errors (exit 2):**\n\n";
+    for (const auto& e : c.errors) md += "- " + markdown_cell(e) + "\n";
+    md += "\n";
+  }
+  if (!c.findings.empty()) {
+    md += "**Failing the gate (exit 1):**\n\n";
+    for (const auto& f : c.findings) md += "- " + markdown_cell(f) + "\n";
+    md += "\n";
+  }
+  md += fmt::format(
+      "{} benchmarks compared: {} regressed, {} accepted, {} improved, {} unchanged, {} "
+      "information "
+      "only, {} failed.\n\n",
+      r.benchmarks.size(), r.counts.regressed, r.counts.accepted, r.counts.improved,
+      r.counts.unchanged + r.counts.noisy, r.counts.information, r.counts.failed);
+  md += "| metric kind | compared |\n|---|---|\n";
+  for (const auto& g : c.gates) md += fmt::format("| {} | {} |\n", g.kind, markdown_cell(gate_line(g)));
+  md += "\n";
+  if (!c.toolchain_differences.empty() || !c.machine_differences.empty()) {
+    md += "| profile fact | baseline | this run |\n|---|---|---|\n";
+    for (const auto* list : {&c.toolchain_differences, &c.machine_differences})
+      for (const auto& f : *list)
+        md += fmt::format("| {} | {} | {} |\n", markdown_cell(f.fact), markdown_cell(f.baseline), markdown_cell(f.current));
+    md += "\n";
+  }
+
+  md += "| benchmark | metric | baseline | this run | change | threshold | verdict |\n";
+  md += "|---|---|---:|---:|---:|---:|---|\n";
+  for (const Row& row : rows_worst_first(r)) {
+    const MetricRun& m = *row.metric;
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.bench->run.name),
+                      metric_label(m), format_value(m.metric, m.a.front()),
+                      format_value(m.metric, m.b.front()), percent(m.comparison.change()),
+                      threshold(m.policy.threshold), verdict_text(row, true));
+  }
+  for (const auto& b : r.benchmarks)
+    if (b.run.failed())
+      md += fmt::format("| {} | - | - | - | - | - | **failed** |\n", markdown_cell(b.run.name));
+  md += "\n";
+  bool wall = std::any_of(r.benchmarks.begin(), r.benchmarks.end(), [](const BenchmarkReport& b) {
+    return std::any_of(b.run.metrics.begin(), b.run.metrics.end(),
+                       [](const MetricRun& m) { return m.kind == "wall"; });
+  });
+  if (wall)
+    md +=
+        "CPU time appears only where it changed beyond its threshold; the JSON report holds every "
+        "metric.\n\n";
+
+  if (!r.oracle_gaps.empty()) {
+    md += "### Oracle gap (engine / oracle), compared on any machine\n\n";
+    md += "| workload | metric | baseline | this run | change | threshold | verdict |\n";
+    md += "|---|---|---:|---:|---:|---:|---|\n";
+    for (const auto& g : r.oracle_gaps) {
+      if (!worth_a_row(g)) continue;
+      std::string v = g.verdict;
+      if (g.gate == "information")
+        v += " (information)";
+      else if (g.gate == "accepted")
+        v = "accepted";
+      else if (v == "regressed")
+        v = "**regressed**";
+      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n", markdown_cell(g.workload),
+                        g.metric, g.gap_a, g.gap_b, percent(g.change),
+                        g.threshold ? threshold(*g.threshold) : "-", v);
+    }
+    md += "\n";
+  }
+
+  if (r.b.contracts.is_object() && r.b.contracts.contains("contracts")) {
+    const auto& list = r.b.contracts["contracts"];
+    int ok = 0;
+    for (const auto& k : list) ok += k.value("status", "") == "ok";
+    md += fmt::format(
+        "### Contracts: {} of {} hold\n\n| contract | kind | status | message "
+        "|\n|---|---|---|---|\n",
+        ok, list.size());
+    for (const auto& k : list)
+      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(contract_name(k)), k.value("kind", ""),
+                        k.value("status", "") == "ok" ? "ok" : "**" + k.value("status", "") + "**",
+                        markdown_cell(k.value("message", "")));
+    md += "\n";
+  }
+
+  if (!c.accepted.empty()) {
+    md +=
+        "### Accepted regressions (perfci.json)\n\n| benchmark | metric | commit | reason | status "
+        "|\n"
+        "|---|---|---|---|---|\n";
+    for (const auto& a : c.accepted)
+      md += fmt::format(
+          "| {} | {} | {} | {} | {} |\n", markdown_cell(a.benchmark), a.metric, a.commit, markdown_cell(a.reason),
+          a.status == "stale" ? "stale: the baseline already includes it; remove the entry"
+                              : a.status);
+    md += "\n";
+  }
+
+  for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
+    if (b->run.failed()) {
+      md += fmt::format("### {} failed\n\n```\n{}\n```\n\n", b->run.name, b->run.error);
+      continue;
+    }
+    if (!b->explanation) continue;
+    const Explanation& e = *b->explanation;
+    md += fmt::format("### Why {} changed\n\n", b->run.name);
+    for (const auto& n : e.notes) md += "- " + markdown_cell(n) + "\n";
+    md += markdown_symbol_table(e, "baseline", "this run");
+    md += "\n";
+  }
+
+  if (!c.new_benchmarks.empty()) {
+    md += "New benchmarks, not in the baseline:";
+    for (const auto& n : c.new_benchmarks) md += " `" + n + "`";
+    md += "\n\n";
+  }
+  if (!c.missing_benchmarks.empty()) {
+    md += "In the baseline but not measured now:";
+    for (const auto& n : c.missing_benchmarks) md += " `" + n + "`";
+    md += "\n\n";
+  }
+  if (r.exit_code() == 1)
+    md +=
+        "A regression that is intended is accepted with an entry in perfci.json's `accepted` "
+        "list, or by `perfci baseline update --reason \"...\"`.\n";
+  else if (r.counts.improved > 0)
+    md +=
+        "Improvements beyond their threshold are not locked in until the baseline moves: "
+        "`perfci baseline update --reason \"...\"` makes them the new bar.\n";
+  return md;
+}
+
+std::string render_check_html(const Report& r) {
+  const CheckSection& c = *r.check;
+  auto td = [](const std::string& text, const char* cls = nullptr) {
+    return cls ? fmt::format("<td class=\"{}\">{}</td>", cls, html_escape(text))
+               : "<td>" + html_escape(text) + "</td>";
+  };
+  std::string outcome = check_outcome(r);
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += fmt::format("<title>perfci check: {}</title>\n<style>", outcome);
+  h += "body{font-family:system-ui,sans-serif;margin:2em;color:#1a202c;max-width:1100px}"
+       "table{border-collapse:collapse;margin:1em 0}"
+       "th,td{border:1px solid #cbd5e0;padding:4px 8px;text-align:left;vertical-align:top}"
+       "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+       ".regressed,.fail,.error,.failed,.broken{color:#c53030;font-weight:bold}.improved,.pass{"
+       "color:#2f855a;"
+       "font-weight:bold}.accepted{color:#b7791f}.information{color:#718096}"
+       "svg.plot{display:block;background:#fafafa;border:1px solid #e2e8f0}"
+       "svg .tick,svg "
+       ".side{font-size:11px;fill:#2d3748}pre{background:#f7fafc;padding:8px;overflow:auto}";
+  h += "</style>\n</head>\n<body>\n";
+  h += fmt::format("<h1>perfci check: <span class=\"{0}\">{0}</span></h1>\n<p>{1}</p>\n", outcome,
+                   html_escape(lead(r)));
+  for (const auto& [title, list] :
+       {std::pair{"Errors (exit 2)", &c.errors}, {"Failing the gate (exit 1)", &c.findings}}) {
+    if (list->empty()) continue;
+    h += fmt::format("<h2>{}</h2>\n<ul>\n", title);
+    for (const auto& line : *list) h += "<li>" + html_escape(line) + "</li>\n";
+    h += "</ul>\n";
+  }
+  h += "<table>\n<tr><th>metric kind</th><th>compared</th></tr>\n";
+  for (const auto& g : c.gates)
+    h += "<tr>" + td(g.kind) + td(gate_line(g), g.gate.c_str()) + "</tr>\n";
+  h += "</table>\n";
+  if (!c.toolchain_differences.empty() || !c.machine_differences.empty()) {
+    h += "<table>\n<tr><th>profile fact</th><th>baseline</th><th>this run</th></tr>\n";
+    for (const auto* list : {&c.toolchain_differences, &c.machine_differences})
+      for (const auto& f : *list)
+        h += "<tr>" + td(f.fact) + td(f.baseline) + td(f.current) + "</tr>\n";
+    h += "</table>\n";
+  }
+  h += "<table>\n<tr><th>benchmark</th><th>metric</th><th>baseline</th><th>this "
+       "run</th><th>change</th>"
+       "<th>threshold</th><th>verdict</th></tr>\n";
+  for (const Row& row : rows_worst_first(r)) {
+    const MetricRun& m = *row.metric;
+    std::string cls = m.gate == "information" ? "information" : row.verdict;
+    h += "<tr>" + td(row.bench->run.name) + td(metric_label(m)) +
+         td(format_value(m.metric, m.a.front()), "num") +
+         td(format_value(m.metric, m.b.front()), "num") +
+         td(percent(m.comparison.change()), "num") + td(threshold(m.policy.threshold), "num") +
+         td(verdict_text(row, false), cls.c_str()) + "</tr>\n";
+  }
+  for (const auto& b : r.benchmarks)
+    if (b.run.failed())
+      h += "<tr>" + td(b.run.name) + "<td colspan=\"5\"><pre>" + html_escape(b.run.error) +
+           "</pre></td>" + td("failed", "failed") + "</tr>\n";
+  h += "</table>\n";
+  if (!r.oracle_gaps.empty()) {
+    h += "<h2>Oracle gap (engine / oracle), compared on any "
+         "machine</h2>\n<table>\n<tr><th>workload</th>"
+         "<th>metric</th><th>baseline</th><th>this "
+         "run</th><th>change</th><th>threshold</th><th>verdict</th></tr>\n";
+    for (const auto& g : r.oracle_gaps) {
+      if (!worth_a_row(g)) continue;
+      std::string v = g.gate == "information" ? g.verdict + " (information)"
+                      : g.gate == "accepted"  ? "accepted"
+                                              : g.verdict;
+      std::string cls = g.gate == "information" ? "information"
+                        : g.gate == "accepted"  ? "accepted"
+                                                : g.verdict;
+      h += "<tr>" + td(g.workload) + td(g.metric) + td(fmt::format("{:.2f}x", g.gap_a), "num") +
+           td(fmt::format("{:.2f}x", g.gap_b), "num") + td(percent(g.change), "num") +
+           td(g.threshold ? threshold(*g.threshold) : "-", "num") + td(v, cls.c_str()) + "</tr>\n";
+    }
+    h += "</table>\n";
+  }
+  if (r.b.contracts.is_object() && r.b.contracts.contains("contracts")) {
+    h += "<h2>Contracts</h2>\n<table>\n<tr><th>contract</th><th>kind</th><th>status</"
+         "th><th>message</th></tr>\n";
+    for (const auto& k : r.b.contracts["contracts"]) {
+      std::string status = k.value("status", "");
+      h += "<tr>" + td(contract_name(k)) + td(k.value("kind", "")) + td(status, status.c_str()) +
+           td(k.value("message", "")) + "</tr>\n";
+    }
+    h += "</table>\n";
+  }
+  if (!c.accepted.empty()) {
+    h += "<h2>Accepted "
+         "regressions</h2>\n<table>\n<tr><th>benchmark</th><th>metric</th><th>commit</th>"
+         "<th>reason</th><th>status</th></tr>\n";
+    for (const auto& a : c.accepted)
+      h += "<tr>" + td(a.benchmark) + td(a.metric) + td(a.commit) + td(a.reason) + td(a.status) +
+           "</tr>\n";
+    h += "</table>\n";
+  }
+  for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
+    if (!b->explanation) continue;
+    h += "<h2>Why " + html_escape(b->run.name) + " changed</h2>\n<ul>\n";
+    for (const auto& n : b->explanation->notes) h += "<li>" + html_escape(n) + "</li>\n";
+    h += "</ul>\n";
+    for (const auto& m : b->run.metrics)
+      if (m.decision.verdict == stats::Verdict::kRegressed ||
+          m.decision.verdict == stats::Verdict::kImproved)
+        h += render_strip_plot({b->run.name + " — " + metric_label(m), m.metric, m.a, m.b});
+  }
+  h += "</body>\n</html>\n";
+  return h;
+}
+
+}  // namespace perfci::report

@@ -1,0 +1,11 @@
+// The one time format perfci writes into its records: UTC, ISO 8601, to the
+// second ("2024-05-01T12:00:00Z"), so records sort and compare as text.
+#pragma once
+
+#include <string>
+
+namespace perfci {
+
+std::string utc_timestamp();
+
+}  // namespace perfci

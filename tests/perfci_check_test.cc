@@ -1,0 +1,277 @@
+// End to end: `perfci baseline update` and `perfci check` as a project uses
+// them, on a throw-away project folder (a git repository with a perfci.json)
+// whose "build" holds the fixture binaries of tests/fixtures/ab: A is the
+// reference, B does 10% more work in BM_hash. Only callgrind Ir is compared,
+// so every verdict here is deterministic; no timing is asserted.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "perfci/util/files.h"
+#include "perfci/util/subprocess.h"
+
+namespace perfci {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string explain(const SubprocessResult& r) {
+  return r.describe() + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err_tail;
+}
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+void git(const fs::path& repo, std::vector<std::string> args) {
+  SubprocessOptions o;
+  o.argv = {
+      "git", "-C", repo.string(), "-c", "user.name=perfci", "-c", "user.email=perfci@example.com"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  auto r = run_subprocess(o);
+  ASSERT_TRUE(r.ok()) << format_command(o.argv) << ": " << r.describe() << r.err_tail;
+}
+
+std::string head(const fs::path& repo) {
+  SubprocessOptions o;
+  o.argv = {"git", "-C", repo.string(), "rev-parse", "HEAD"};
+  auto r = run_subprocess(o);
+  std::string h = r.out;
+  while (!h.empty() && h.back() == '\n') h.pop_back();
+  return h;
+}
+
+json config_json(int callgrind_iterations = 2) {
+  return json::parse(R"({"schema": "perfci.config/1",
+    "build": {"preset": "release", "targets": ["bench"]},
+    "suites": [{"name": "fx", "binary": "bench", "callgrind": {"iterations": 2}}],
+    "check": {"meters": ["callgrind"]},
+    "metrics": {"callgrind": {"threshold": 0.002}}})")
+      .patch(json::array({{{"op", "replace"},
+                           {"path", "/suites/0/callgrind/iterations"},
+                           {"value", callgrind_iterations}}}));
+}
+
+// A project folder: a git repository whose build/ holds one of the fixtures.
+class PerfciCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = dir_.path() / "project";
+    // The default build folder of the "release" preset: build/release.
+    fs::create_directories(root_ / "build" / "release");
+    write_config(config_json());
+    write_file_atomic(root_ / ".gitignore", "/build/\n/reports/\n");
+    use_binary(FX_A);
+    git(root_, {"init", "-q"});
+    git(root_, {"add", "."});
+    git(root_, {"commit", "-q", "-m", "project"});
+  }
+
+  void write_config(const json& config) {
+    write_file_atomic(root_ / "perfci.json", config.dump(2) + "\n");
+  }
+
+  void use_binary(const char* fixture) {
+    fs::copy_file(fixture, root_ / "build" / "release" / "bench",
+                  fs::copy_options::overwrite_existing);
+  }
+
+  SubprocessResult perfci(std::vector<std::string> args) {
+    SubprocessOptions o;
+    o.argv = {PERFCI_BINARY};
+    o.argv.insert(o.argv.end(), args.begin(), args.end());
+    o.argv.insert(o.argv.end(), {"--no-build", "--quiet"});
+    o.cwd = root_.string();
+    o.unset_env = {"GITHUB_ACTIONS"};
+    o.timeout = std::chrono::minutes(10);
+    return run_subprocess(o);
+  }
+
+  fs::path baseline_file() const {
+    for (const auto& profile : fs::directory_iterator(root_ / "baselines"))
+      return profile.path() / "fx.json";
+    return {};
+  }
+
+  void expect_valid_report(const fs::path& report) {
+    SubprocessOptions o;
+    o.argv = {"/usr/bin/python3", "-c",
+              "import json, sys, jsonschema\n"
+              "jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load("
+              "open(sys.argv[1])))\n",
+              report.string(), REPORT_SCHEMA};
+    auto r = run_subprocess(o);
+    EXPECT_TRUE(r.ok()) << "the report does not match " << REPORT_SCHEMA << ": " << r.describe()
+                        << "\n"
+                        << r.err_tail;
+  }
+
+  TempDir dir_{"perfci-check"};
+  fs::path root_;
+};
+
+TEST_F(PerfciCheck, BaselineThenPassThenRegressionThenAcceptedThenUpdated) {
+  // No baseline yet: exit 2 with the command that makes one.
+  auto none = perfci({"check"});
+  EXPECT_EQ(none.exit_code, 2) << explain(none);
+  EXPECT_TRUE(has(none.err_tail, "no baseline for profile")) << none.err_tail;
+  EXPECT_TRUE(has(none.err_tail, "baseline update")) << none.err_tail;
+  EXPECT_TRUE(has(none.err_tail, "--reason")) << none.err_tail;
+
+  auto made = perfci({"baseline", "update"});
+  ASSERT_EQ(made.exit_code, 0) << explain(made);
+  fs::path file = baseline_file();
+  ASSERT_TRUE(fs::exists(file)) << explain(made);
+  json stored = json::parse(read_file(file));
+  EXPECT_EQ(stored["schema"], "perfci.baseline/1");
+  EXPECT_EQ(stored["provenance"]["commit"], head(root_));
+  EXPECT_EQ(stored["provenance"]["reason"],
+            "first baseline for " + file.parent_path().filename().string());
+  EXPECT_EQ(stored["results"]["benchmarks"].size(), 3u);
+  EXPECT_FALSE(stored["profile"]["toolchain"]["producer"].get<std::string>().empty());
+
+  // Replacing it needs a reason; without one nothing changes.
+  std::string before = read_file(file);
+  auto no_reason = perfci({"baseline", "update"});
+  EXPECT_EQ(no_reason.exit_code, 2) << explain(no_reason);
+  EXPECT_TRUE(has(no_reason.err_tail, "needs --reason")) << no_reason.err_tail;
+  EXPECT_EQ(read_file(file), before);
+
+  auto pass = perfci({"check"});
+  EXPECT_EQ(pass.exit_code, 0) << explain(pass);
+  for (const char* name : {"latest.json", "latest.md", "latest.html"})
+    EXPECT_TRUE(fs::exists(root_ / "reports" / name));
+  // reports/<commit>.json, "-dirty" when the tree has changes (here: the new baselines/).
+  EXPECT_TRUE(fs::exists(root_ / "reports" / (head(root_) + "-dirty.json")));
+  expect_valid_report(root_ / "reports" / "latest.json");
+  json report = json::parse(read_file(root_ / "reports" / "latest.json"));
+  EXPECT_EQ(report["mode"], "check");
+  EXPECT_EQ(report["summary"]["exit_code"], 0);
+  EXPECT_EQ(report["check"]["gates"][0]["gate"], "gated");
+  EXPECT_TRUE(has(read_file(root_ / "reports" / "latest.md"), "## perfci check: **pass**"));
+
+  // B: BM_hash does 10% more work. The check fails and names it.
+  use_binary(FX_B);
+  auto fail = perfci({"check"});
+  EXPECT_EQ(fail.exit_code, 1) << explain(fail);
+  EXPECT_TRUE(has(fail.err_tail, "FAIL: BM_hash: callgrind ir regressed +9.")) << fail.err_tail;
+  EXPECT_FALSE(has(fail.err_tail, "BM_sort")) << fail.err_tail;
+  expect_valid_report(root_ / "reports" / "latest.json");
+  report = json::parse(read_file(root_ / "reports" / "latest.json"));
+  EXPECT_EQ(report["summary"]["regressed"], 1);
+  std::string md = read_file(root_ / "reports" / "latest.md");
+  EXPECT_TRUE(has(md, "| BM_hash | callgrind ir |")) << md;
+  EXPECT_TRUE(has(md, "**regressed**")) << md;
+  EXPECT_TRUE(has(md, "### Why BM_hash changed")) << md;
+
+  // The commit that makes the change, and an entry that accepts it.
+  write_file_atomic(root_ / "CHANGE", "BM_hash does 10% more work\n");
+  git(root_, {"add", "CHANGE"});
+  git(root_, {"commit", "-q", "-m", "more hashing"});
+  json config = config_json();
+  config["accepted"] = {{{"benchmark", "BM_hash"},
+                         {"metric", "callgrind/ir"},
+                         {"commit", head(root_).substr(0, 12)},
+                         {"reason", "more hashing on purpose"}}};
+  write_config(config);
+  auto accepted = perfci({"check"});
+  EXPECT_EQ(accepted.exit_code, 0) << explain(accepted);
+  report = json::parse(read_file(root_ / "reports" / "latest.json"));
+  EXPECT_EQ(report["summary"]["accepted"], 1);
+  EXPECT_EQ(report["check"]["accepted"][0]["status"], "applied");
+  EXPECT_TRUE(has(read_file(root_ / "reports" / "latest.md"), "| accepted |"));
+
+  // An entry naming a commit outside HEAD's history is refused.
+  config["accepted"][0]["commit"] = "0123456789abcdef0123456789abcdef01234567";
+  write_config(config);
+  auto bogus = perfci({"check"});
+  EXPECT_EQ(bogus.exit_code, 2) << explain(bogus);
+  EXPECT_TRUE(has(bogus.err_tail, "accepted[0].commit")) << bogus.err_tail;
+
+  // Or the baseline moves, with its reason; the check passes again.
+  write_config(config_json());
+  auto updated = perfci({"baseline", "update", "--reason", "BM_hash does 10% more work (CHANGE)"});
+  ASSERT_EQ(updated.exit_code, 0) << explain(updated);
+  EXPECT_EQ(json::parse(read_file(file))["provenance"]["reason"],
+            "BM_hash does 10% more work (CHANGE)");
+  auto green = perfci({"check"});
+  EXPECT_EQ(green.exit_code, 0) << explain(green);
+}
+
+TEST_F(PerfciCheck, CorruptMissingAndForeignBaselines) {
+  auto made = perfci({"baseline", "update", "--reason", "start"});
+  ASSERT_EQ(made.exit_code, 0) << explain(made);
+  fs::path file = baseline_file();
+  std::string good = read_file(file);
+
+  // Half a file: exit 2 naming the file and the problem; the file stays as it is.
+  write_file_atomic(file, good.substr(0, good.size() / 2));
+  auto corrupt = perfci({"check"});
+  EXPECT_EQ(corrupt.exit_code, 2) << explain(corrupt);
+  EXPECT_TRUE(has(corrupt.err_tail, file.string())) << corrupt.err_tail;
+  EXPECT_TRUE(has(corrupt.err_tail, "not valid JSON")) << corrupt.err_tail;
+  EXPECT_EQ(read_file(file).size(), good.size() / 2);
+
+  json broken = json::parse(good);
+  broken["results"]["benchmarks"][1]["callgrind"]["total_ir"] = -5;
+  write_file_atomic(file, broken.dump());
+  auto field = perfci({"check"});
+  EXPECT_EQ(field.exit_code, 2) << explain(field);
+  EXPECT_TRUE(has(field.err_tail, "results.benchmarks[1].callgrind.total_ir")) << field.err_tail;
+
+  // A missing baseline given by name.
+  auto missing = perfci({"check", "--baseline", (dir_.path() / "elsewhere").string()});
+  EXPECT_EQ(missing.exit_code, 2) << explain(missing);
+  EXPECT_TRUE(has(missing.err_tail, "no baseline for profile")) << missing.err_tail;
+  EXPECT_TRUE(has(missing.err_tail, "baseline update")) << missing.err_tail;
+
+  // A baseline from another toolchain: Ir is information only, even though B regressed.
+  json foreign = json::parse(good);
+  foreign["profile"]["toolchain"]["compiler_version"] = "11.3.0";
+  write_file_atomic(file, foreign.dump(2));
+  use_binary(FX_B);
+  auto other = perfci({"check"});
+  EXPECT_EQ(other.exit_code, 0) << explain(other);
+  std::string md = read_file(root_ / "reports" / "latest.md");
+  EXPECT_TRUE(has(
+      md, "information only: the toolchain differs from the baseline's: compiler_version 11.3.0"))
+      << md;
+  EXPECT_TRUE(has(md, "regressed (information)")) << md;
+  EXPECT_EQ(json::parse(read_file(file)), foreign);  // check never writes a baseline
+
+  // Other suite settings: nothing comparable, exit 2 with the remedy.
+  write_config(config_json(3));
+  auto settings = perfci({"check"});
+  EXPECT_EQ(settings.exit_code, 2) << explain(settings);
+  EXPECT_TRUE(has(settings.err_tail, "callgrind iterations")) << settings.err_tail;
+
+  // A broken perfci.json: exit 2 naming the field.
+  json bad = config_json();
+  bad["check"]["gate"] = true;
+  write_config(bad);
+  auto config = perfci({"check"});
+  EXPECT_EQ(config.exit_code, 2) << explain(config);
+  EXPECT_TRUE(has(config.err_tail, "check.gate: unknown field")) << config.err_tail;
+}
+
+TEST_F(PerfciCheck, AFailingBenchmarkWritesNoBaseline) {
+  // The faulty fixture crashes BM_crash from its second run on; the first
+  // is spent here.
+  use_binary(FX_FAULTY);
+  SubprocessOptions once;
+  once.argv = {(root_ / "build" / "release" / "bench").string(), "--benchmark_filter=BM_crash",
+               "--benchmark_min_time=0.001"};
+  ASSERT_TRUE(run_subprocess(once).ok());
+  json config = config_json();
+  config["suites"][0]["filter"] = "BM_ok|BM_crash";
+  write_config(config);
+  auto first = perfci({"baseline", "update"});
+  EXPECT_EQ(first.exit_code, 2) << explain(first);
+  EXPECT_TRUE(has(first.err_tail, "BM_crash")) << first.err_tail;
+  EXPECT_FALSE(fs::exists(root_ / "baselines"));
+}
+
+}  // namespace
+}  // namespace perfci
