@@ -1,5 +1,6 @@
 #include "perfci/stats/comparison.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -28,6 +29,12 @@ Comparison compare_paired(std::span<const double> a, std::span<const double> b,
   if (c.log_ratio_sigma == 0) c.log_ratio_sigma = stddev(log_ratios);
   c.detectable_effect =
       minimum_detectable_effect(c.log_ratio_sigma, log_ratios.size(), options.detectable);
+  if (std::isfinite(c.detectable_effect) && std::isfinite(log_interval.lo) &&
+      std::isfinite(log_interval.hi)) {
+    c.detectable_effect =
+        std::max(c.detectable_effect,
+                 interval_detectable_effect(log_interval.lo, log_interval.hi, options.detectable));
+  }
   return c;
 }
 

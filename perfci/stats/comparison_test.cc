@@ -85,6 +85,22 @@ TEST(ComparisonTest, QuantisedCounterFallsBackToStddevSpread) {
   EXPECT_EQ(c.test->zeros, 10u);
 }
 
+// Ten pairs within 0.5% and two slow trials: the MAD hardly sees them, the
+// bootstrap interval does. The detectable effect follows the interval, so a
+// run never claims to resolve a change its own interval straddles.
+TEST(ComparisonTest, DetectableEffectIsNeverNarrowerThanTheInterval) {
+  const std::vector<double> a = {1000, 1000, 1000, 1000, 1000, 1150,
+                                 1000, 1000, 1000, 1000, 1000, 1000};
+  const std::vector<double> b = {1004, 997,  1003, 998,  1001, 1000,
+                                 999,  1005, 996,  1002, 1130, 1000};
+  const Comparison c = compare_paired(a, b);
+  const double from_mad = minimum_detectable_effect(c.log_ratio_sigma, 12);
+  const double from_interval =
+      interval_detectable_effect(std::log(c.interval.lo), std::log(c.interval.hi));
+  EXPECT_GT(from_interval, from_mad);
+  EXPECT_NEAR(c.detectable_effect, from_interval, 1e-12);  // exp and log round the bounds
+}
+
 TEST(ComparisonTest, DeterministicComparesTheSides) {
   const std::vector<double> a = {1'000'000};
   const std::vector<double> b = {1'003'500};

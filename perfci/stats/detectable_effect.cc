@@ -24,4 +24,17 @@ double minimum_detectable_effect(double sigma, std::size_t pairs,
   return std::expm1(z * sigma / std::sqrt(n_eff));
 }
 
+double interval_detectable_effect(double log_lo, double log_hi,
+                                  const DetectableEffectOptions& options) {
+  if (!(options.alpha > 0 && options.alpha < 1) || !(options.power > 0 && options.power < 1)) {
+    throw std::invalid_argument("detectable effect needs alpha and power in (0, 1)");
+  }
+  if (!std::isfinite(log_lo) || !std::isfinite(log_hi) || log_hi < log_lo) {
+    throw std::invalid_argument("detectable effect needs a finite interval");
+  }
+  const double z_alpha = normal_quantile(1 - options.alpha / 2);
+  const double z = z_alpha + normal_quantile(options.power);
+  return std::expm1(z / z_alpha * (log_hi - log_lo) / 2);
+}
+
 }  // namespace perfci::stats

@@ -25,4 +25,14 @@ struct DetectableEffectOptions {
 double minimum_detectable_effect(double sigma, std::size_t pairs,
                                  const DetectableEffectOptions& options = {});
 
+// The same, read off the run's own confidence interval of the log-ratio
+// (bounds `log_lo`, `log_hi` at alpha): a true change of size MDE puts the
+// estimate (z_{1-alpha/2} + z_power) / z_{1-alpha/2} half-widths away from 1,
+// so the interval clears 1 with the stated power. Verdicts are decided by the
+// interval, and one slow trial widens it far beyond what the MAD above sees;
+// a report quotes the larger of the two, so it never claims to resolve a
+// change its own interval could not.
+double interval_detectable_effect(double log_lo, double log_hi,
+                                  const DetectableEffectOptions& options = {});
+
 }  // namespace perfci::stats

@@ -35,6 +35,14 @@ TEST(DetectableEffectTest, TooFewPairsDetectNothing) {
   EXPECT_TRUE(std::isinf(minimum_detectable_effect(0.02, 0)));
 }
 
+TEST(DetectableEffectTest, FromAnIntervalScalesItsHalfWidthByThePower) {
+  // Half-width 0.03 on the log scale: 0.03 x 2.801585 / 1.959964 = 0.042882.
+  EXPECT_NEAR(interval_detectable_effect(-0.05, 0.01), std::expm1(0.042882), 1e-5);
+  EXPECT_EQ(interval_detectable_effect(0.02, 0.02), 0.0);
+  EXPECT_THROW(interval_detectable_effect(0.01, -0.01), std::invalid_argument);
+  EXPECT_THROW(interval_detectable_effect(0, INFINITY), std::invalid_argument);
+}
+
 TEST(DetectableEffectTest, NoNoiseMeansAnyChangeIsVisible) {
   EXPECT_EQ(minimum_detectable_effect(0, 20), 0.0);
 }
