@@ -21,8 +21,8 @@ void say(const RevisionBuildOptions& o, const std::string& s) {
 
 nlohmann::json marker_for(const std::string& commit, const RevisionBuildOptions& o,
                           const std::vector<std::string>& configure) {
-  return {{"commit", commit}, {"preset", o.preset}, {"targets", o.targets},
-          {"configure", configure}};
+  return {
+      {"commit", commit}, {"preset", o.preset}, {"targets", o.targets}, {"configure", configure}};
 }
 
 CMakeBuildOptions cmake_options(const RevisionBuildOptions& o) {
@@ -51,8 +51,8 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
     out.build_dir = cache / "WORKTREE" / "build";
     fs::create_directories(out.build_dir);
     out.configure_command = configure_command(top, out.build_dir, o.preset);
-    say(o, "building the working tree (" + out.commit.substr(0, 12) + (out.dirty ? "+changes" : "") +
-               ") in " + out.build_dir.string());
+    say(o, "building the working tree (" + out.commit.substr(0, 12) +
+               (out.dirty ? "+changes" : "") + ") in " + out.build_dir.string());
     configure_and_build(top, out.build_dir, out.configure_command, cmake_options(o));
     return out;
   }
@@ -63,7 +63,10 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
   out.build_dir = slot / "build";
   fs::path marker = slot / kMarker;
   std::error_code ec;
-  if (fs::exists(marker, ec) && fs::exists(out.source_dir / ".git", ec)) {
+  // The marker is written only after a complete build, and a build folder
+  // deleted since then means building again.
+  if (fs::exists(marker, ec) && fs::exists(out.source_dir / ".git", ec) &&
+      fs::exists(out.build_dir / "CMakeCache.txt", ec)) {
     try {
       auto m = nlohmann::json::parse(read_file(marker));
       if (m.value("preset", "") == o.preset &&
@@ -83,14 +86,16 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
     // A folder left by an interrupted `worktree add` would make git refuse.
     run_tool_step({"git", "-C", top.string(), "worktree", "prune"}, top, o.timeout);
     fs::remove_all(out.source_dir, ec);
-    std::vector<std::string> add{"git", "-C", top.string(), "worktree", "add", "--detach", "--force",
-                                 out.source_dir.string(), out.commit};
+    std::vector<std::string> add{"git",     "-C",       top.string(), "worktree",
+                                 "add",     "--detach", "--force",    out.source_dir.string(),
+                                 out.commit};
     say(o, "checking out " + revision + " (" + out.commit.substr(0, 12) + ") into " +
                out.source_dir.string());
     require_step_ok("git worktree add", add, run_tool_step(add, top, o.timeout));
   }
   out.configure_command = configure_command(out.source_dir, out.build_dir, o.preset);
-  say(o, "building " + revision + " (" + out.commit.substr(0, 12) + ") in " + out.build_dir.string());
+  say(o,
+      "building " + revision + " (" + out.commit.substr(0, 12) + ") in " + out.build_dir.string());
   fs::remove(marker, ec);
   configure_and_build(out.source_dir, out.build_dir, out.configure_command, cmake_options(o));
   write_file_atomic(marker, marker_for(out.commit, o, out.configure_command).dump(2) + "\n");
