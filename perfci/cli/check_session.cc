@@ -115,9 +115,13 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   p.settings.callgrind_iterations = p.suite.callgrind.iterations;
   p.settings.min_time = p.suite.min_time;
 
-  // Outside a git repository there is no commit to record, which is allowed.
+  // The commit is that of the tree the binary was built from, which is not
+  // this checkout when --build-dir names another worktree's build. Outside a
+  // git repository there is no commit to record, which is allowed.
+  fs::path source = cmake_source_dir(p.build_dir);
+  if (source.empty()) source = p.root;
   try {
-    fs::path top = git_toplevel(p.root);
+    fs::path top = git_toplevel(source);
     p.commit = resolve_commit(top, "HEAD");
     p.dirty = worktree_is_dirty(top);
   } catch (const Error&) {
