@@ -11,7 +11,6 @@
 namespace perfci::report {
 namespace {
 
-
 // Sub-percent thresholds (0.2% for Ir) need two decimals to be read.
 std::string percent(double fraction) {
   if (!std::isfinite(fraction)) return "-";
@@ -121,13 +120,15 @@ std::string render_check_markdown(const Report& r) {
       r.benchmarks.size(), r.counts.regressed, r.counts.accepted, r.counts.improved,
       r.counts.unchanged + r.counts.noisy, r.counts.information, r.counts.failed);
   md += "| metric kind | compared |\n|---|---|\n";
-  for (const auto& g : c.gates) md += fmt::format("| {} | {} |\n", g.kind, markdown_cell(gate_line(g)));
+  for (const auto& g : c.gates)
+    md += fmt::format("| {} | {} |\n", g.kind, markdown_cell(gate_line(g)));
   md += "\n";
   if (!c.toolchain_differences.empty() || !c.machine_differences.empty()) {
     md += "| profile fact | baseline | this run |\n|---|---|---|\n";
     for (const auto* list : {&c.toolchain_differences, &c.machine_differences})
       for (const auto& f : *list)
-        md += fmt::format("| {} | {} | {} |\n", markdown_cell(f.fact), markdown_cell(f.baseline), markdown_cell(f.current));
+        md += fmt::format("| {} | {} | {} |\n", markdown_cell(f.fact), markdown_cell(f.baseline),
+                          markdown_cell(f.current));
     md += "\n";
   }
 
@@ -166,8 +167,8 @@ std::string render_check_markdown(const Report& r) {
         v = "accepted";
       else if (v == "regressed")
         v = "**regressed**";
-      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n", markdown_cell(g.workload),
-                        g.metric, g.gap_a, g.gap_b, percent(g.change),
+      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n",
+                        markdown_cell(g.workload), g.metric, g.gap_a, g.gap_b, percent(g.change),
                         g.threshold ? threshold(*g.threshold) : "-", v);
     }
     md += "\n";
@@ -182,7 +183,8 @@ std::string render_check_markdown(const Report& r) {
         "|\n|---|---|---|---|\n",
         ok, list.size());
     for (const auto& k : list)
-      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(contract_name(k)), k.value("kind", ""),
+      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(contract_name(k)),
+                        k.value("kind", ""),
                         k.value("status", "") == "ok" ? "ok" : "**" + k.value("status", "") + "**",
                         markdown_cell(k.value("message", "")));
     md += "\n";
@@ -194,10 +196,11 @@ std::string render_check_markdown(const Report& r) {
         "|\n"
         "|---|---|---|---|---|\n";
     for (const auto& a : c.accepted)
-      md += fmt::format(
-          "| {} | {} | {} | {} | {} |\n", markdown_cell(a.benchmark), a.metric, a.commit, markdown_cell(a.reason),
-          a.status == "stale" ? "stale: the baseline already includes it; remove the entry"
-                              : a.status);
+      md += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(a.benchmark), a.metric,
+                        a.commit, markdown_cell(a.reason),
+                        a.status == "stale"
+                            ? "stale: the baseline already includes it; remove the entry"
+                            : a.status);
     md += "\n";
   }
 

@@ -62,7 +62,8 @@ std::string other_changes(const BenchmarkRun& b, const MetricRun* primary) {
     if (&m == primary || (m.kind == "wall" && m.metric == "cpu_time_ns")) continue;
     if (!out.empty()) out += ", ";
     out += m.metric + " " + format_change(m.comparison.change());
-    if (m.decision.verdict == stats::Verdict::kRegressed || m.decision.verdict == stats::Verdict::kImproved)
+    if (m.decision.verdict == stats::Verdict::kRegressed ||
+        m.decision.verdict == stats::Verdict::kImproved)
       out += " (" + std::string(stats::to_string(m.decision.verdict)) + ")";
   }
   return out;

@@ -12,7 +12,7 @@ namespace perfci::report {
 // "812 ns", "1.25 ms" for time metrics; "2.10M" for counts.
 std::string format_value(const std::string& metric, double value);
 std::string format_change(double change);  // "+10.4%"
-std::string format_ratio(double ratio);     // "1.104"
+std::string format_ratio(double ratio);    // "1.104"
 std::string format_q(std::optional<double> q);
 std::string metric_label(const MetricRun& m);  // "wall real_time_ns", "callgrind ir"
 

@@ -18,31 +18,37 @@ std::string render_markdown(const Report& r) {
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
                     r.counts.failed);
-  md += fmt::format("- **A**: {}\n- **B**: {}\n", markdown_cell(side_description(r.a)), markdown_cell(side_description(r.b)));
+  md += fmt::format("- **A**: {}\n- **B**: {}\n", markdown_cell(side_description(r.a)),
+                    markdown_cell(side_description(r.b)));
   std::string meters;
   if (r.settings.contains("meters"))
-    for (const auto& m : r.settings["meters"]) meters += (meters.empty() ? "" : ", ") + m.get<std::string>();
-  md += fmt::format("- {} pairs{} after {} warm-up trial(s) per side, seed {}, meters {}, {:.0f} s\n\n",
-                    r.pairs,
-                    r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
-                    r.warmup, r.seed, meters.empty() ? "-" : meters, r.elapsed_seconds);
+    for (const auto& m : r.settings["meters"])
+      meters += (meters.empty() ? "" : ", ") + m.get<std::string>();
+  md += fmt::format(
+      "- {} pairs{} after {} warm-up trial(s) per side, seed {}, meters {}, {:.0f} s\n\n", r.pairs,
+      r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
+      r.warmup, r.seed, meters.empty() ? "-" : meters, r.elapsed_seconds);
 
-  md += "| benchmark | metric | A (median) | B (median) | B/A | 95% interval | q | verdict | other metrics |\n";
+  md +=
+      "| benchmark | metric | A (median) | B (median) | B/A | 95% interval | q | verdict | other "
+      "metrics |\n";
   md += "|---|---|---:|---:|---:|---|---:|---|---|\n";
   for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
     std::string verdict = benchmark_verdict(b->run);
     const MetricRun* m = primary_metric(b->run);
     if (!m) {
-      md += fmt::format("| {} | - | - | - | - | - | - | **{}** | |\n", markdown_cell(b->run.name), verdict);
+      md += fmt::format("| {} | - | - | - | - | - | - | **{}** | |\n", markdown_cell(b->run.name),
+                        verdict);
       continue;
     }
     const auto& c = m->comparison;
     bool strong = verdict == "regressed" || verdict == "failed" || verdict == "improved";
-    md += fmt::format("| {} | {} | {} | {} | {} | [{}, {}] | {} | {} | {} |\n", markdown_cell(b->run.name),
-                      metric_label(*m), format_value(m->metric, c.a.median),
-                      format_value(m->metric, c.b.median), format_ratio(c.ratio),
-                      format_ratio(c.interval.lo), format_ratio(c.interval.hi), format_q(m->q_value),
-                      strong ? "**" + verdict + "**" : verdict, markdown_cell(other_changes(b->run, m)));
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | [{}, {}] | {} | {} | {} |\n", markdown_cell(b->run.name),
+        metric_label(*m), format_value(m->metric, c.a.median), format_value(m->metric, c.b.median),
+        format_ratio(c.ratio), format_ratio(c.interval.lo), format_ratio(c.interval.hi),
+        format_q(m->q_value), strong ? "**" + verdict + "**" : verdict,
+        markdown_cell(other_changes(b->run, m)));
   }
   md += "\n";
 
@@ -55,7 +61,8 @@ std::string render_markdown(const Report& r) {
     const Explanation& e = *b->explanation;
     md += fmt::format("### Why {} {}\n\n", b->run.name, benchmark_verdict(b->run));
     for (const auto& m : b->run.metrics)
-      if (m.decision.verdict == stats::Verdict::kRegressed || m.decision.verdict == stats::Verdict::kImproved)
+      if (m.decision.verdict == stats::Verdict::kRegressed ||
+          m.decision.verdict == stats::Verdict::kImproved)
         md += fmt::format("- {}: {}\n", metric_label(m), markdown_cell(m.decision.reason));
     for (const auto& n : e.notes) md += "- " + n + "\n";
     md += markdown_symbol_table(e, "A", "B");
@@ -65,15 +72,18 @@ std::string render_markdown(const Report& r) {
   if (!r.contract_changes.empty()) {
     md += "### Contracts that changed\n\n| contract | A | B | message |\n|---|---|---|---|\n";
     for (const auto& c : r.contract_changes)
-      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(c.contract), c.status_a, c.status_b, markdown_cell(c.message));
+      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(c.contract), c.status_a,
+                        c.status_b, markdown_cell(c.message));
     md += "\n";
   }
 
   if (!r.oracle_gaps.empty()) {
-    md += "### Oracle gap (engine / oracle)\n\n| workload | metric | A | B | change |\n|---|---|---:|---:|---:|\n";
+    md +=
+        "### Oracle gap (engine / oracle)\n\n| workload | metric | A | B | change "
+        "|\n|---|---|---:|---:|---:|\n";
     for (const auto& g : r.oracle_gaps)
-      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} |\n", markdown_cell(g.workload), g.metric, g.gap_a,
-                        g.gap_b, format_change(g.change));
+      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} |\n", markdown_cell(g.workload),
+                        g.metric, g.gap_a, g.gap_b, format_change(g.change));
     md += "\n";
   }
 
@@ -82,12 +92,13 @@ std::string render_markdown(const Report& r) {
     for (const auto& m : b.run.metrics) {
       if (m.policy.deterministic) continue;
       if (aa && m.noise)
-        rows += fmt::format("| {} | {} | {:.2f}% | ±{:.2f}% | {:.2f}% | {:.2f}% | {} |\n", markdown_cell(b.run.name),
-                          metric_label(m), m.noise->pair_noise * 100, m.noise->p95_abs_change * 100,
-                          m.noise->cv_a * 100, m.noise->cv_b * 100,
-                          format_change(m.noise->detectable_effect));
+        rows += fmt::format("| {} | {} | {:.2f}% | ±{:.2f}% | {:.2f}% | {:.2f}% | {} |\n",
+                            markdown_cell(b.run.name), metric_label(m), m.noise->pair_noise * 100,
+                            m.noise->p95_abs_change * 100, m.noise->cv_a * 100, m.noise->cv_b * 100,
+                            format_change(m.noise->detectable_effect));
       else if (!aa)
-        rows += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(b.run.name), metric_label(m), m.a.size(),
+        rows += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(b.run.name), metric_label(m),
+                            m.a.size(),
                             std::isfinite(m.comparison.detectable_effect)
                                 ? "±" + format_change(m.comparison.detectable_effect).substr(1)
                                 : std::string("none (too few pairs)"));
@@ -95,9 +106,11 @@ std::string render_markdown(const Report& r) {
   }
   // Deterministic metrics have no noise to speak of: no table without rows.
   if (!rows.empty()) {
-    md += aa ? "### Machine noise (A/A)\n\n| benchmark | metric | pair noise | 95% of pairs within | CV A | CV B | "
+    md += aa ? "### Machine noise (A/A)\n\n| benchmark | metric | pair noise | 95% of pairs within "
+               "| CV A | CV B | "
                "detectable change |\n|---|---|---:|---:|---:|---:|---:|\n"
-             : "### Sensitivity\n\n| benchmark | metric | pairs | detectable change |\n|---|---|---:|---:|\n";
+             : "### Sensitivity\n\n| benchmark | metric | pairs | detectable change "
+               "|\n|---|---|---:|---:|\n";
     md += rows + "\n";
   }
   return md;

@@ -48,7 +48,8 @@ std::string die_function_name(Dwarf_Die* die) {
 // ("no address value") when any DIE on its way carries an address it cannot
 // read, which clang 14's CUs in test binaries do; this walk skips such DIEs.
 // Returns true once the function containing addr was found.
-bool find_innermost_inline(Dwarf_Die* parent, Dwarf_Addr addr, Dwarf_Die* inlined, bool* found_inline) {
+bool find_innermost_inline(Dwarf_Die* parent, Dwarf_Addr addr, Dwarf_Die* inlined,
+                           bool* found_inline) {
   Dwarf_Die child;
   if (dwarf_child(parent, &child) != 0) return false;
   do {
@@ -113,7 +114,8 @@ struct ElfSymbolizer::Impl {
   }
 };
 
-ElfSymbolizer::ElfSymbolizer(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
+ElfSymbolizer::ElfSymbolizer(const std::string& path)
+    : path_(path), impl_(std::make_unique<Impl>()) {
   impl_->file = std::make_unique<ElfFile>(path);
   impl_->elf = impl_->file->get();
 
@@ -180,7 +182,8 @@ std::optional<Symbolization> ElfSymbolizer::symbolize(std::uint64_t vaddr) const
   if (it != syms.begin()) {
     const Symbol& s = *std::prev(it);
     // A zero size (hand-written assembly) extends to the next symbol.
-    bool inside = s.size == 0 ? (it == syms.end() || vaddr < it->address) : vaddr < s.address + s.size;
+    bool inside =
+        s.size == 0 ? (it == syms.end() || vaddr < it->address) : vaddr < s.address + s.size;
     if (inside) {
       out = Symbolization{};
       out->symbol = demangle(s.name);
