@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/storage/btree.h"
+#include "engine/storage/btree_test_util.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
 #include "engine/testing/sqlite_oracle.h"
@@ -22,39 +23,12 @@ namespace {
 
 using testing::SqliteDb;
 using testing::TempDir;
+using btree_test::ExpectTableMatches;
+using btree_test::Row;
 
+// Small pages: many leaves, splits early.
 std::unique_ptr<BTree> Open(const std::string& path, size_t cache_pages = 2000) {
-  PagerOptions opts;
-  opts.page_size = 1024;  // small pages: many leaves, splits early
-  opts.cache_pages = cache_pages;
-  opts.synchronous = Synchronous::kOff;
-  auto t = BTree::Open(path, opts);
-  EXPECT_TRUE(t.ok()) << t.status().ToString();
-  return t.ok() ? std::move(t).value() : nullptr;
-}
-
-std::vector<uint8_t> Row(RecordBuilder& b, int64_t key, size_t len) {
-  const std::string s(len, static_cast<char>('a' + key % 26));
-  const Value v[] = {Value::Integer(key), Value::Text(s)};
-  auto r = b.Build(v, 2);
-  return {r.begin(), r.end()};
-}
-
-void ExpectRows(BTree& tree, uint32_t root, const std::map<int64_t, size_t>& model) {
-  BtCursor c(&tree, root);
-  ASSERT_TRUE(c.first().ok());
-  RecordReader rr;
-  for (const auto& [key, len] : model) {
-    ASSERT_TRUE(c.valid());
-    ASSERT_EQ(c.rowid(), key);
-    std::span<const uint8_t> p;
-    ASSERT_TRUE(c.payload(&p).ok());
-    ASSERT_TRUE(rr.Parse(p).ok());
-    ASSERT_EQ(rr.column(0).as_int(), key);
-    ASSERT_EQ(rr.column(1).as_text(), std::string(len, static_cast<char>('a' + key % 26)));
-    ASSERT_TRUE(c.next().ok());
-  }
-  ASSERT_FALSE(c.valid());
+  return btree_test::OpenTree(path, 1024, cache_pages);
 }
 
 // Names the tree `t` in sqlite_schema, commits and closes it, so that the
@@ -97,7 +71,7 @@ TEST(BTreeHintTest, AppendsThroughOneCursorMatchAModel) {
     }
   }
   EXPECT_GT(landed, 2500);
-  ExpectRows(*tree, *root, model);
+  ExpectTableMatches(*tree, *root, model);
   ASSERT_NO_FATAL_FAILURE(CommitAsTableT(tree, *root));
   SqliteDb db(path, true);
   EXPECT_EQ(db.IntegrityCheck(), "ok");
@@ -146,10 +120,10 @@ TEST(BTreeHintTest, InsertsWithStaleOrWrongHintsMatchAModel) {
         model.erase(victim);
       }
     }
-    if (step % 2000 == 1999) ExpectRows(*tree, *root, model);
+    if (step % 2000 == 1999) ExpectTableMatches(*tree, *root, model);
   }
   EXPECT_GT(landed, 1000);
-  ExpectRows(*tree, *root, model);
+  ExpectTableMatches(*tree, *root, model);
   ASSERT_NO_FATAL_FAILURE(CommitAsTableT(tree, *root));
   SqliteDb db(path, true);
   EXPECT_EQ(db.IntegrityCheck(), "ok");
@@ -262,14 +236,14 @@ TEST(PagerRollbackTest, KeepsUntouchedPagesCached) {
   }
   ASSERT_TRUE(tree->Commit().ok());
   ASSERT_TRUE(tree->BeginRead().ok());
-  ExpectRows(*tree, *root, model);  // everything cached
+  ExpectTableMatches(*tree, *root, model);  // everything cached
   const uint64_t reads = tree->pager().page_reads();
   ASSERT_TRUE(tree->BeginWrite().ok());
   for (int64_t key = 500; key < 520; ++key) {
     ASSERT_TRUE(tree->Insert(*root, key, Row(b, key, 90)).ok());
   }
   ASSERT_TRUE(tree->Rollback().ok());
-  ExpectRows(*tree, *root, model);
+  ExpectTableMatches(*tree, *root, model);
   const uint64_t reread = tree->pager().page_reads() - reads;
   EXPECT_GT(reread, 0u);   // the changed pages came back from the file
   EXPECT_LT(reread, 12u);  // and only they did, not the whole table
@@ -315,7 +289,7 @@ TEST(PagerRollbackTest, ReusedFreelistPagesRollBackCleanly) {
   ASSERT_TRUE(tree->Rollback().ok());
   ASSERT_TRUE(tree->BeginRead().ok());
   EXPECT_EQ(tree->pager().freelist_count(), free_before);
-  ExpectRows(*tree, *keep, model);
+  ExpectTableMatches(*tree, *keep, model);
   ASSERT_TRUE(tree->EndRead().ok());
   tree.reset();
   SqliteDb db(path, true);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/storage/btree_test_util.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
 #include "engine/testing/sqlite_oracle.h"
@@ -18,15 +19,10 @@ namespace {
 
 using testing::SqliteDb;
 using testing::TempDir;
-
-std::unique_ptr<BTree> OpenTree(const std::string& path, uint32_t page_size) {
-  PagerOptions opts;
-  opts.page_size = page_size;
-  opts.synchronous = Synchronous::kOff;
-  auto t = BTree::Open(path, opts);
-  EXPECT_TRUE(t.ok()) << t.status().ToString();
-  return t.ok() ? std::move(t).value() : nullptr;
-}
+using btree_test::ExpectTableMatches;
+using btree_test::OpenTree;
+using btree_test::Payload;
+using btree_test::Row;
 
 // Walks the tree from its root: every leaf must sit at the same depth.
 int TreeDepth(BTree& tree, uint32_t pgno, int depth = 1) {
@@ -47,48 +43,6 @@ int TreeDepth(BTree& tree, uint32_t pgno, int depth = 1) {
     EXPECT_EQ(d, cd) << "leaves at different depths under page " << pgno;
   }
   return d;
-}
-
-std::string Payload(int64_t key, size_t len) {
-  std::string s(len, 'a');
-  for (size_t i = 0; i < len; ++i) s[i] = static_cast<char>('a' + (key + static_cast<int64_t>(i)) % 26);
-  return s;
-}
-
-std::vector<uint8_t> Row(RecordBuilder& b, int64_t key, size_t len) {
-  const std::string s = Payload(key, len);
-  const Value v[] = {Value::Integer(key), Value::Text(s)};
-  auto r = b.Build(v, 2);
-  return {r.begin(), r.end()};
-}
-
-void ExpectTableMatches(BTree& tree, uint32_t root, const std::map<int64_t, size_t>& model) {
-  BtCursor c(&tree, root);
-  ASSERT_TRUE(c.first().ok());
-  auto it = model.begin();
-  RecordReader rr;
-  while (c.valid()) {
-    ASSERT_NE(it, model.end());
-    ASSERT_EQ(c.rowid(), it->first);
-    std::span<const uint8_t> p;
-    ASSERT_TRUE(c.payload(&p).ok());
-    ASSERT_TRUE(rr.Parse(p).ok());
-    ASSERT_EQ(rr.column(0).as_int(), it->first);
-    ASSERT_EQ(rr.column(1).as_text(), Payload(it->first, it->second));
-    ASSERT_TRUE(c.next().ok());
-    ++it;
-  }
-  ASSERT_EQ(it, model.end());
-  // Backwards too.
-  ASSERT_TRUE(c.last().ok());
-  auto rit = model.rbegin();
-  while (c.valid()) {
-    ASSERT_NE(rit, model.rend());
-    ASSERT_EQ(c.rowid(), rit->first);
-    ASSERT_TRUE(c.prev().ok());
-    ++rit;
-  }
-  ASSERT_EQ(rit, model.rend());
 }
 
 class BTreeTest : public ::testing::TestWithParam<uint32_t> {};
