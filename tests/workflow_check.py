@@ -58,8 +58,12 @@ def check_text(origin, text):
             errors.append(f"{origin}: `perfci {m.group(1)}` names no perfci subcommand")
             continue
         rc, help_text = perfci_help(command)
+        if rc != 0:
+            errors.append(f"{origin}: perfci {' '.join(command)} --help exited with {rc}")
+            continue
         for option in re.findall(r"(?<![\w-])(--[a-z][\w-]*)", m.group(1)):
-            if option not in help_text:
+            # A whole option name: --meter must not pass because --meters exists.
+            if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", help_text):
                 errors.append(f"{origin}: perfci {' '.join(command)} has no option {option}")
 
 

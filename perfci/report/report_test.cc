@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfci/report/report_builder.h"
 #include "perfci/report/sample_report.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
@@ -23,8 +24,12 @@ TEST(Report, SummaryVerdictIsTheWorstAndExitCodeFollows) {
   ASSERT_TRUE(r.benchmarks[0].explanation.has_value());
   EXPECT_FALSE(r.benchmarks[1].explanation.has_value());
 
+  ASSERT_EQ(benchmark_verdict(r.benchmarks.back().run), "failed");
   r.benchmarks.pop_back();  // without the failure, the regression decides
-  r.counts.failed = 0;
+  summarize(r);
+  EXPECT_EQ(r.counts.failed, 0);
+  EXPECT_EQ(r.counts.regressed, 1);
+  EXPECT_EQ(r.verdict, "regressed");
   EXPECT_EQ(r.exit_code(), 1);
 }
 
