@@ -53,9 +53,7 @@ Status Database::AcquireRead() {
 
 void Database::ReleaseRead() {
   if (readers_ > 0) --readers_;
-  if (readers_ == 0 && !explicit_txn_ && !tree_->pager().in_write() && tree_->pager().in_read()) {
-    (void)tree_->EndRead();
-  }
+  EndAutocommitRead();
 }
 
 Status Database::BeginStatementWrite() {
@@ -90,10 +88,7 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
     }
     // OR ROLLBACK, or a statement that could not be undone alone: the whole
     // transaction goes, as SQLite does.
-    explicit_txn_ = false;
-    (void)tree_->Rollback();
-    (void)RefreshSchema();
-    EndAutocommitRead();
+    (void)Rollback();
     return st;
   }
   if (st.ok() || on_error == OnConstraint::kKeepChanges) {
@@ -135,9 +130,7 @@ Status Database::Commit() {
     (void)tree_->Rollback();
     (void)ReloadSchema();
   }
-  if (readers_ == 0 && !tree_->pager().in_write() && tree_->pager().in_read()) {
-    (void)tree_->EndRead();
-  }
+  EndAutocommitRead();
   return st;
 }
 
@@ -150,9 +143,7 @@ Status Database::Rollback() {
     Status r = RefreshSchema();
     if (st.ok()) st = r;
   }
-  if (readers_ == 0 && !tree_->pager().in_write() && tree_->pager().in_read()) {
-    (void)tree_->EndRead();
-  }
+  EndAutocommitRead();
   return st;
 }
 

@@ -137,7 +137,9 @@ Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
   for (size_t j = 0; j < neq; ++j) {
     if (compare_values(r.column(static_cast<int>(j)), lv.key[j]) != 0) return false;
   }
-  if (lv.has_hi) {
+  // Walking down, the seek started at or below hi and prev() only goes lower:
+  // like lo on the way up, hi needs no test per entry.
+  if (lv.has_hi && !p.reverse) {
     const int c = compare_values(r.column(static_cast<int>(neq)), lv.hi);
     if (c > 0 || (c == 0 && !p.hi_inclusive)) return false;
   }

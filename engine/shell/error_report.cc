@@ -5,11 +5,6 @@
 namespace engine::shell {
 namespace {
 
-// isspace() in the C locale, which is what shell.c's IsSpace() is.
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; }
 
 // Errors the engine reports with the generic SQL error code whose SQLite

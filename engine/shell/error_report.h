@@ -18,6 +18,11 @@
 
 namespace engine::shell {
 
+// isspace() in the C locale, which is what shell.c's IsSpace() is.
+inline bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 // The SQLite result code sqlite3 would give for `st` (the shell's exit
 // status in command mode, and the "(19)" after a message when above 1).
 int ResultCode(const Status& st);

@@ -10,8 +10,6 @@ namespace engine::shell {
 
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
 // A line of only spaces and complete comments: sqlite3 skips it rather than
 // start a statement there (which would move the line number it reports).
 bool IsBlankLine(std::string_view line) {

@@ -109,7 +109,8 @@ Status BTree::RollbackStatement() {
 }
 
 Status BTree::RequireWrite() const {
-  if (!pager_->in_write()) return Status::InvalidArgument("b-tree change outside a write transaction");
+  if (!pager_->in_write())
+    return Status::InvalidArgument("b-tree change outside a write transaction");
   return Status::OK();
 }
 
@@ -215,9 +216,9 @@ Status BTree::DropTree(uint32_t root) {
 Status BTree::BuildCell(uint8_t type, const uint8_t* prefix, size_t prefix_len,
                         std::span<const uint8_t> payload, std::vector<uint8_t>* cell) {
   const uint32_t usable = pager_->usable_size();
-  const uint32_t local = local_payload_size(payload.size(), usable,
-                                            max_local_payload(usable, type == kTableLeaf),
-                                            min_local_payload(usable));
+  const uint32_t local =
+      local_payload_size(payload.size(), usable, max_local_payload(usable, type == kTableLeaf),
+                         min_local_payload(usable));
   cell->resize(prefix_len + local + (payload.size() > local ? 4 : 0));
   std::memcpy(cell->data(), prefix, prefix_len);
   if (local > 0) std::memcpy(cell->data() + prefix_len, payload.data(), local);
@@ -287,7 +288,8 @@ bool BTree::PathFromHint(const BtCursor* c, uint32_t root, int64_t rowid,
         // Between this entry and the next one of the same leaf.
         CellInfo next;
         if (!parse_cell_header(lv.page.data(), lv.info,
-                               read_cell_ptr(lv.page.data(), lv.info.ptrs_off, lv.idx + 1), &next) ||
+                               read_cell_ptr(lv.page.data(), lv.info.ptrs_off, lv.idx + 1),
+                               &next) ||
             next.key <= rowid) {
           return false;
         }
@@ -428,40 +430,34 @@ Result<bool> BTree::IndexPathFromHint(BtCursor* c, uint32_t root, const Value* k
 Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc,
                           BtCursor* hint) {
   ENGINE_RETURN_IF_ERROR(RequireWrite());
+  // Parsed once, for the hint and for the descent (member scratch: no
+  // allocation per key once warm).
+  ENGINE_RETURN_IF_ERROR(key_reader_.Parse(key.data(), key.size()));
+  key_values_.clear();
+  for (int i = 0; i < key_reader_.column_count(); ++i) key_values_.push_back(key_reader_.column(i));
+  const int nkey = static_cast<int>(key_values_.size());
   if (hint != nullptr && hint->descend_leaf_ >= 0) {
-    ENGINE_RETURN_IF_ERROR(key_reader_.Parse(key.data(), key.size()));
-    key_values_.clear();
-    for (int i = 0; i < key_reader_.column_count(); ++i) key_values_.push_back(key_reader_.column(i));
-    std::vector<PathEntry>& path = path_;
-    path.clear();
+    path_.clear();
     ENGINE_ASSIGN_OR_RETURN(bool hinted,
-                            IndexPathFromHint(hint, root, key_values_.data(),
-                                              static_cast<int>(key_values_.size()), &path));
+                            IndexPathFromHint(hint, root, key_values_.data(), nkey, &path_));
     if (hinted) {
+      ++index_hint_hits_;
       ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
-      uint8_t prefix[kMaxVarintLen];
-      const int n = put_varint(prefix, key.size());
-      std::vector<uint8_t>& cell = cell_buf_;
-      ENGINE_RETURN_IF_ERROR(BuildCell(kIndexLeaf, prefix, static_cast<size_t>(n), key, &cell));
-      return InsertCell(&path, cell);
+      return InsertIndexCell(key);
     }
   }
   ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
   BtCursor& c = Scratch(root, desc);
-  Status st = InsertIndexAt(&c, root, key);
+  Status st = DescendForIndexInsert(&c, root);
   c.close();
-  return st;
+  if (!st.ok()) return st;
+  return InsertIndexCell(key);
 }
 
-Status BTree::InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t> key) {
-  // Member scratch: no allocation per key once warm.
-  RecordReader& reader = key_reader_;
-  std::vector<Value>& values = key_values_;
-  ENGINE_RETURN_IF_ERROR(reader.Parse(key.data(), key.size()));
-  values.clear();
-  for (int i = 0; i < reader.column_count(); ++i) values.push_back(reader.column(i));
-  const int nkey = static_cast<int>(values.size());
-  ENGINE_RETURN_IF_ERROR(c->descend_index(values.data(), nkey, false));
+Status BTree::DescendForIndexInsert(BtCursor* c, uint32_t root) {
+  const Value* values = key_values_.data();
+  const int nkey = static_cast<int>(key_values_.size());
+  ENGINE_RETURN_IF_ERROR(c->descend_index(values, nkey, false));
   // The entry at the lower bound: in the leaf, or else the interior entry of
   // the nearest ancestor entered left of its right child. When it equals the
   // key (the rowid included), it is replaced.
@@ -470,29 +466,30 @@ Status BTree::InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t>
     const BtCursor::Level& lv = c->stack_[d];
     if (lv.idx < lv.info.ncell) {
       int cmp;
-      ENGINE_RETURN_IF_ERROR(c->compare_cell(lv, lv.idx, values.data(), nkey, &cmp));
+      ENGINE_RETURN_IF_ERROR(c->compare_cell(lv, lv.idx, values, nkey, &cmp));
       exact = cmp == 0;
       break;
     }
   }
   if (exact) {
     bool found = false;
-    ENGINE_RETURN_IF_ERROR(c->seek_index(values.data(), nkey, SeekOp::kGE, &found));
+    ENGINE_RETURN_IF_ERROR(c->seek_index(values, nkey, SeekOp::kGE, &found));
     if (found) {
       ENGINE_RETURN_IF_ERROR(Delete(c));
       ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
     }
-    ENGINE_RETURN_IF_ERROR(c->descend_index(values.data(), nkey, false));
+    ENGINE_RETURN_IF_ERROR(c->descend_index(values, nkey, false));
   }
-  std::vector<PathEntry>& path = path_;
-  path.clear();
-  for (int d = 0; d <= c->depth_; ++d) path.push_back({c->stack_[d].info.pgno, c->stack_[d].idx});
-  c->close();
+  path_.clear();
+  for (int d = 0; d <= c->depth_; ++d) path_.push_back({c->stack_[d].info.pgno, c->stack_[d].idx});
+  return Status::OK();
+}
+
+Status BTree::InsertIndexCell(std::span<const uint8_t> key) {
   uint8_t prefix[kMaxVarintLen];
   const int n = put_varint(prefix, key.size());
-  std::vector<uint8_t>& cell = cell_buf_;
-  ENGINE_RETURN_IF_ERROR(BuildCell(kIndexLeaf, prefix, static_cast<size_t>(n), key, &cell));
-  return InsertCell(&path, cell);
+  ENGINE_RETURN_IF_ERROR(BuildCell(kIndexLeaf, prefix, static_cast<size_t>(n), key, &cell_buf_));
+  return InsertCell(&path_, cell_buf_);
 }
 
 Result<bool> BTree::Underfull(const PageRef& page, const PageInfo& pg) const {
@@ -525,10 +522,12 @@ Status BTree::Delete(BtCursor* cursor) {
   {
     ENGINE_ASSIGN_OR_RETURN(PageRef p, GetWritable(path.back().pgno));
     PageInfo pg;
-    ENGINE_RETURN_IF_ERROR(parse_page_header(p.data(), path.back().pgno, pager_->usable_size(), &pg));
+    ENGINE_RETURN_IF_ERROR(
+        parse_page_header(p.data(), path.back().pgno, pager_->usable_size(), &pg));
     CellInfo c;
     if (path.back().idx >= pg.ncell ||
-        !parse_cell_header(p.data(), pg, read_cell_ptr(p.data(), pg.ptrs_off, path.back().idx), &c)) {
+        !parse_cell_header(p.data(), pg, read_cell_ptr(p.data(), pg.ptrs_off, path.back().idx),
+                           &c)) {
       return Status::Corruption("page " + std::to_string(pg.pgno) + ": cell outside the page");
     }
     ENGINE_RETURN_IF_ERROR(FreeOverflow(c));

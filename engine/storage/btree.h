@@ -70,6 +70,9 @@ class BTree {
   // that seek ended: two comparisons with its neighbours prove it.
   Status InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc = {},
                      BtCursor* hint = nullptr);
+  // Index inserts that took their place from the hint, since the tree opened
+  // (tests prove the shortcut is taken, not only that it is harmless).
+  uint64_t index_hint_hits() const { return index_hint_hits_; }
   // Deletes the entry under the cursor. Afterwards next() moves to the entry
   // that followed it and prev() to the one before.
   Status Delete(BtCursor* cursor);
@@ -107,7 +110,11 @@ class BTree {
   // (*balanced then says so: pages other than the leaf changed).
   Status InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> cell,
                     bool* balanced = nullptr);
-  Status InsertIndexAt(BtCursor* c, uint32_t root, std::span<const uint8_t> key);
+  // With key_values_ parsed: descends c to where the key goes (replacing an
+  // equal entry) and leaves that place in path_.
+  Status DescendForIndexInsert(BtCursor* c, uint32_t root);
+  // Builds the leaf cell of `key` and puts it at path_.
+  Status InsertIndexCell(std::span<const uint8_t> key);
   // The insertion path for `rowid` read off a positioned cursor; false when
   // the cursor does not pin it down (the caller then descends).
   bool PathFromHint(const BtCursor* c, uint32_t root, int64_t rowid, std::vector<PathEntry>* path,
@@ -135,6 +142,7 @@ class BTree {
   std::vector<PathEntry> path_;
   RecordReader key_reader_;
   std::vector<Value> key_values_;
+  uint64_t index_hint_hits_ = 0;
   // Last, so that it goes before the pager (the destructor has already
   // detached it from this tree).
   std::unique_ptr<BtCursor> scratch_;

@@ -267,15 +267,12 @@ Status Pager::MakeWritable(PageRef& page) {
   if (!in_write_) return Status::InvalidArgument("cannot modify a page outside a write transaction");
   CachedPage* f = page.page_;
   const uint32_t pgno = f->pgno;
-  if (f->dirty) {
-    // Dirty from an earlier statement of the transaction: the open statement
-    // still needs the image it started from.
-    if (!stmt_.active() || !stmt_.NeedsSave(pgno)) return Status::OK();
-    return stmt_.Save(pgno, f->data.get());
-  }
+  // The open statement needs the image it started from, also of a page
+  // already dirty from an earlier statement of the transaction.
   if (stmt_.active() && stmt_.NeedsSave(pgno)) {
     ENGINE_RETURN_IF_ERROR(stmt_.Save(pgno, f->data.get()));
   }
+  if (f->dirty) return Status::OK();
   if (pgno <= orig_page_count_ && !journaled_[pgno]) {
     if (!journal_) {
       ENGINE_ASSIGN_OR_RETURN(journal_,
