@@ -117,8 +117,6 @@ void LoadTpcc(SqliteConn& db, Rng& rng, const TpccSizes& z) {
   auto ol = db.prepare("INSERT INTO order_line VALUES (?, ?, ?, ?, ?, ?, ?, 5, ?, ?)");
   auto no = db.prepare("INSERT INTO new_order VALUES (?, ?, ?)");
   auto stock = db.prepare("INSERT INTO stock VALUES (?, ?, ?, ?, 0, 0, 0, ?)");
-  static const char* kSyllables[] = {"BAR", "OUGHT", "ABLE", "PRI", "PRES",
-                                     "ESE", "ANTI", "CALLY", "ATION", "EING"};
   for (int w = 1; w <= z.warehouses; ++w) {
     wh->bind(1, w);
     for (int k = 2; k <= 6; ++k) wh->bind(k, rng.text(6, 10));
@@ -144,8 +142,7 @@ void LoadTpcc(SqliteConn& db, Rng& rng, const TpccSizes& z) {
       dist->reset();
       for (int c = 1; c <= z.customers_per_district; ++c) {
         int n = c <= 1000 ? c - 1 : static_cast<int>(rng.range(0, 999));
-        std::string last = std::string(kSyllables[n / 100]) + kSyllables[(n / 10) % 10] +
-                           kSyllables[n % 10];
+        std::string last = LastName(n);
         cust->bind(1, c);
         cust->bind(2, d);
         cust->bind(3, w);
@@ -236,6 +233,12 @@ TpccSizes TpccSizes::For(const Scale& s) {
   z.orders_per_district = z.customers_per_district;
   z.items = std::max(1000, static_cast<int>(100000 * f));
   return z;
+}
+
+std::string LastName(int n) {
+  static const char* kSyllables[] = {"BAR", "OUGHT", "ABLE", "PRI", "PRES",
+                                     "ESE", "ANTI", "CALLY", "ATION", "EING"};
+  return std::string(kSyllables[n / 100]) + kSyllables[(n / 10) % 10] + kSyllables[n % 10];
 }
 
 std::string TemplateDatabase(const Scale& scale) {

@@ -51,6 +51,10 @@ struct TpccSizes {
   static TpccSizes For(const Scale& s);
 };
 
+// TPC-C's customer last name for n in [0, 999]: three syllables, the loader's
+// and the transactions' lookups by name must agree on them.
+std::string LastName(int n);
+
 // Path of the template database for this scale, building it if needed
 // (atomically: written to a temporary name, then renamed).
 std::string TemplateDatabase(const Scale& scale);

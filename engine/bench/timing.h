@@ -19,9 +19,6 @@ class Timing {
     state_.ResumeTiming();
     hook_.start();
   }
-  benchmark::State& state() { return state_; }
-  perfci::BenchHook& hook() { return hook_; }
-
  private:
   benchmark::State& state_;
   perfci::BenchHook& hook_;

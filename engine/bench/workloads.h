@@ -28,6 +28,23 @@ inline void Drain(Stmt& q, Out& out) {
   q.reset();
 }
 
+// Binds a..., in order, to ?1, ?2, ...: pass values, not expressions with
+// side effects (argument evaluation order is unspecified).
+template <class Stmt, class... A>
+inline void Bind(Stmt& q, const A&... a) {
+  int i = 0;
+  (q.bind(++i, a), ...);
+}
+
+// Binds and runs a statement that returns no rows (INSERT, UPDATE, DELETE).
+template <class Stmt, class... A>
+inline void Exec(Stmt& q, const A&... a) {
+  Bind(q, a...);
+  while (q.step()) {
+  }
+  q.reset();
+}
+
 // Order-insensitive checksum of a whole table (for the write workloads).
 template <class Conn>
 void ChecksumTable(Conn& c, const std::string& table, Checksum& out) {
@@ -41,7 +58,9 @@ struct ReadFullScan {
   StmtPtr<Conn> q;
   explicit ReadFullScan(Conn& c) : q(c.prepare("SELECT * FROM bench_data")) {}
   template <class Out>
-  void iterate(Out& out, Timing*) { Drain(*q, out); }
+  void iterate(Out& out, Timing*) {
+    Drain(*q, out);
+  }
   void verify(Conn&, Checksum& out) { iterate(out, nullptr); }
 };
 
@@ -53,7 +72,9 @@ struct ReadJoin {
       : q(c.prepare("SELECT d.id, l.label FROM bench_data d JOIN bench_lookup l "
                     "ON l.code = d.bucket")) {}
   template <class Out>
-  void iterate(Out& out, Timing*) { Drain(*q, out); }
+  void iterate(Out& out, Timing*) {
+    Drain(*q, out);
+  }
   void verify(Conn&, Checksum& out) { iterate(out, nullptr); }
 };
 
@@ -118,7 +139,9 @@ struct GroupByAgg {
   explicit GroupByAgg(Conn& c)
       : q(c.prepare("SELECT bucket, count(*), sum(n), avg(f) FROM bench_data GROUP BY bucket")) {}
   template <class Out>
-  void iterate(Out& out, Timing*) { Drain(*q, out); }
+  void iterate(Out& out, Timing*) {
+    Drain(*q, out);
+  }
   void verify(Conn&, Checksum& out) { iterate(out, nullptr); }
 };
 
@@ -134,8 +157,9 @@ struct InsertBatch {
   explicit InsertBatch(Conn& conn) : c(conn) { Fresh(); }
   void Fresh() {
     ins.reset();
-    c.exec("DROP TABLE IF EXISTS insert_target;"
-           "CREATE TABLE insert_target(id INTEGER PRIMARY KEY, n INTEGER, f REAL, s TEXT);");
+    c.exec(
+        "DROP TABLE IF EXISTS insert_target;"
+        "CREATE TABLE insert_target(id INTEGER PRIMARY KEY, n INTEGER, f REAL, s TEXT);");
     ins = c.prepare("INSERT INTO insert_target VALUES (?, ?, ?, ?)");
   }
   template <class Out>

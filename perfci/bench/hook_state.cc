@@ -71,11 +71,6 @@ CpuClockSampler* HookState::sampler() {
   return sampler_ && sampler_->error().empty() ? sampler_.get() : nullptr;
 }
 
-void HookState::note_error(const std::string& message) {
-  std::lock_guard lock(mu_);
-  errors_.push_back(message);
-}
-
 void HookState::write_report() {
   const auto& settings = hook_settings();
   if (settings.out_path.empty()) return;

@@ -35,7 +35,6 @@ class HookState {
 
   void add_callgrind_region(std::uint64_t iterations);
   CpuClockSampler* sampler();  // null when profiling is off
-  void note_error(const std::string& message);
   // Writes the report file now (also done at exit); for tests.
   void write_report();
 
