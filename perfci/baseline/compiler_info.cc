@@ -63,7 +63,9 @@ CMakeBuildSettings read_cmake_build_settings(const std::filesystem::path& build_
     auto colon = line.find(':');
     auto eq = line.find('=');
     if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
-    if (line.substr(0, colon) == "CMAKE_BUILD_TYPE") s.build_type = line.substr(eq + 1);
+    const std::string key = line.substr(0, colon);
+    if (key == "CMAKE_BUILD_TYPE") s.build_type = line.substr(eq + 1);
+    if (key == "CMAKE_HOME_DIRECTORY") s.source_dir = line.substr(eq + 1);
   }
   return s;
 }

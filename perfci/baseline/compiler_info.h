@@ -26,7 +26,8 @@ CompilerInfo parse_producer(const std::string& producer);
 std::string major_version(const std::string& version);
 
 struct CMakeBuildSettings {
-  std::string build_type;  // CMAKE_BUILD_TYPE as written
+  std::string build_type;            // CMAKE_BUILD_TYPE as written
+  std::filesystem::path source_dir;  // CMAKE_HOME_DIRECTORY: the tree it was built from
 };
 
 // Reads <build_dir>/CMakeCache.txt; empty fields when it is absent.

@@ -34,11 +34,15 @@ TEST(CompilerInfo, BuildKindFromCMakeOrFlags) {
 TEST(CompilerInfo, ReadsTheCMakeCache) {
   TempDir dir;
   EXPECT_EQ(read_cmake_build_settings(dir.path()).build_type, "");
+  EXPECT_TRUE(read_cmake_build_settings(dir.path()).source_dir.empty());
   write_file_atomic(
       dir.path() / "CMakeCache.txt",
       "// comment\nCMAKE_BUILD_TYPE:STRING=Release\nCMAKE_CXX_FLAGS:STRING=-Wall\n"
+      "CMAKE_HOME_DIRECTORY:INTERNAL=/src/other tree\n"
       "CMAKE_CXX_FLAGS_RELEASE:STRING=-O2 -g -DNDEBUG\nCMAKE_CXX_FLAGS_DEBUG:STRING=-g\n");
   EXPECT_EQ(read_cmake_build_settings(dir.path()).build_type, "Release");
+  EXPECT_EQ(read_cmake_build_settings(dir.path()).source_dir,
+            std::filesystem::path("/src/other tree"));
 }
 
 }  // namespace

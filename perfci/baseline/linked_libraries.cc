@@ -14,6 +14,7 @@
 #include "perfci/util/elf_file.h"
 #include "perfci/util/error.h"
 #include "perfci/util/subprocess.h"
+#include "perfci/util/strings.h"
 
 namespace perfci::baseline {
 namespace {
@@ -54,12 +55,6 @@ DynamicInfo read_dynamic(const std::string& binary) {
     }
   }
   return info;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  std::size_t start = s.find_first_not_of(" \t");
-  return start == std::string::npos ? "" : s.substr(start);
 }
 
 SubprocessResult run(std::vector<std::string> argv) {

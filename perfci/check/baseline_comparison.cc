@@ -9,6 +9,7 @@
 
 #include "perfci/check/comparability.h"
 #include "perfci/report/explanation.h"
+#include "perfci/report/format.h"
 #include "perfci/report/report_builder.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
@@ -17,13 +18,6 @@ namespace perfci::check {
 namespace {
 
 using nlohmann::json;
-
-std::string percent(double fraction) {
-  double pct = fraction * 100;
-  return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
-}
-
-std::string threshold_text(double t) { return fmt::format("{:g}%", t * 100); }
 
 const report::CheckGate& gate_of(const std::vector<report::CheckGate>& gates,
                                  const std::string& kind) {
@@ -75,12 +69,15 @@ report::Side current_side(const CheckInputs& in) {
   return s;
 }
 
-void check_contracts(const json& contracts, report::CheckSection& out) {
-  if (contracts.is_null()) return;
+}  // namespace
+
+RunProblems contract_problems(const json& contracts) {
+  RunProblems out;
+  if (contracts.is_null()) return out;
   if (contracts.contains("error")) {
     out.errors.push_back("contracts could not be checked: " +
                          contracts["error"].get<std::string>());
-    return;
+    return out;
   }
   for (const auto& c : contracts.value("contracts", json::array())) {
     std::string status = c.value("status", "");
@@ -92,22 +89,25 @@ void check_contracts(const json& contracts, report::CheckSection& out) {
       out.errors.push_back("contract could not be checked: " + what + ": " +
                            c.value("message", ""));
   }
+  return out;
 }
 
-}  // namespace
+std::string failed_benchmark_error(const BenchmarkResult& failed) {
+  return "benchmark " + failed.name + " failed: " + failed.error.substr(0, failed.error.find('\n'));
+}
 
 stats::Decision decide_by_threshold(const stats::Comparison& c, const stats::MetricPolicy& policy) {
   if (policy.deterministic) return stats::decide(c, policy, std::nullopt);
   double change = c.ratio - 1;
-  std::string head = percent(change) + " (one run against the baseline's)";
+  std::string head = report::format_change_precise(change) + " (one run against the baseline's)";
   bool worse_up = policy.direction == stats::Direction::kHigherIsWorse;
   if (std::fabs(change) > policy.threshold) {
     bool worse = (change > 0) == worse_up;
     return {worse ? stats::Verdict::kRegressed : stats::Verdict::kImproved,
-            head + ": beyond the " + threshold_text(policy.threshold) + " threshold"};
+            head + ": beyond the " + report::format_threshold(policy.threshold) + " threshold"};
   }
   return {stats::Verdict::kUnchanged,
-          head + ": within the " + threshold_text(policy.threshold) + " threshold"};
+          head + ": within the " + report::format_threshold(policy.threshold) + " threshold"};
 }
 
 report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) {
@@ -153,8 +153,7 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       BenchmarkRun run;
       run.name = cur.name;
       run.error = cur.error;
-      check.errors.push_back("benchmark " + cur.name +
-                             " failed: " + cur.error.substr(0, cur.error.find('\n')));
+      check.errors.push_back(failed_benchmark_error(cur));
       runs.push_back(std::move(run));
       continue;
     }
@@ -188,8 +187,9 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
           m.gate_reason = accepted_reason(*a);
         } else {
           check.findings.push_back(fmt::format("{}: {} {} regressed {} (threshold {})", cur.name,
-                                               v.kind, v.metric, percent(m.comparison.change()),
-                                               threshold_text(m.policy.threshold)));
+                                               v.kind, v.metric,
+                                               report::format_change_precise(m.comparison.change()),
+                                               report::format_threshold(m.policy.threshold)));
         }
       }
       run.metrics.push_back(std::move(m));
@@ -227,7 +227,8 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       } else {
         check.findings.push_back(
             fmt::format("oracle gap of {} ({}): {:.2f}x -> {:.2f}x, {} (threshold {})", g.workload,
-                        g.metric, g.gap_a, g.gap_b, percent(g.change), threshold_text(t)));
+                        g.metric, g.gap_a, g.gap_b, report::format_change_precise(g.change),
+                        report::format_threshold(t)));
       }
     }
   }
@@ -250,7 +251,9 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         {a.entry.benchmark, a.entry.metric, a.entry.commit, a.entry.reason, status});
   }
 
-  check_contracts(in.contracts, check);
+  RunProblems contracts = contract_problems(in.contracts);
+  check.errors.insert(check.errors.end(), contracts.errors.begin(), contracts.errors.end());
+  check.findings.insert(check.findings.end(), contracts.findings.begin(), contracts.findings.end());
   r.contract_changes = report::contract_changes(r.a.contracts, r.b.contracts);
 
   for (auto& run : runs) {

@@ -41,6 +41,18 @@ struct CheckInputs {
 
 report::Report compare_with_baseline(CheckInputs inputs, const CheckConfig& config);
 
+// What keeps a run from passing whatever the numbers say: a failed benchmark
+// or a contract that could not be checked (errors, exit 2), a broken contract
+// (findings, exit 1). `perfci check` reports them; `perfci baseline update`
+// refuses to store such a run, so a baseline is always a state check passes.
+struct RunProblems {
+  std::vector<std::string> errors;
+  std::vector<std::string> findings;
+  int exit_code() const { return !errors.empty() ? 2 : !findings.empty() ? 1 : 0; }
+};
+RunProblems contract_problems(const nlohmann::json& contracts);
+std::string failed_benchmark_error(const BenchmarkResult& failed);
+
 // The verdict of one value against the baseline's by threshold alone:
 // deterministic metrics through stats::decide, the others with a reason
 // that says it is one run against one run.

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "perfci/baseline/baseline_store.h"
+#include "perfci/baseline/compiler_info.h"
 #include "perfci/cli/ab_session.h"
 #include "perfci/cli/contract_run.h"
 #include "perfci/env/fingerprint.h"
@@ -18,15 +19,6 @@ namespace perfci::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-const SuiteConfig& pick(const Config& config, const std::string& name) {
-  if (!name.empty()) return config.suite(name);
-  if (config.suites.size() == 1) return config.suites.front();
-  std::string names;
-  for (const auto& s : config.suites) names += (names.empty() ? "" : ", ") + s.name;
-  throw Error(config.path.string() + " has several suites; choose one with --suite (" + names +
-              ")");
-}
 
 // --baseline FILE.json names the file; any other path a folder: a
 // profile's folder when it holds <suite>.json, else a baselines root with
@@ -75,10 +67,18 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
         " needs the project's perfci.json: run it in the project's folder or give --config)");
   p.config = load_config(fs::absolute(config_path).lexically_normal());
   p.root = p.config.path.parent_path();
-  p.suite = pick(p.config, f.suite);
+  p.suite = p.config.suite(f.suite);
   p.check = check::check_config_from(p.config);
   p.build_dir = f.build_dir.empty() ? p.root / "build" / p.config.build.preset
                                     : fs::absolute(f.build_dir).lexically_normal();
+
+  // Bad meters are refused before anything is built.
+  p.settings.meters = !f.meters.empty() ? parse_meter_list(f.meters) : p.check.meters;
+  for (const auto& m : p.settings.meters)
+    if (m == "profile")
+      throw Error("perfci " + std::string(command) +
+                  " compares wall, counters and callgrind; the profile meter has no baseline (use "
+                  "perfci compare)");
 
   if (!f.no_build) {
     CMakeBuildOptions o;
@@ -104,12 +104,6 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   p.settings.suite = p.suite.name;
   p.settings.binary = p.suite.binary;
   p.settings.args = p.suite.args;
-  p.settings.meters = !f.meters.empty() ? parse_meter_list(f.meters) : p.check.meters;
-  for (const auto& m : p.settings.meters)
-    if (m == "profile")
-      throw Error("perfci " + std::string(command) +
-                  " compares wall, counters and callgrind; the profile meter has no baseline (use "
-                  "perfci compare)");
   p.settings.filter = p.suite.filter;
   p.settings.callgrind_filter = p.suite.callgrind.filter;
   p.settings.callgrind_iterations = p.suite.callgrind.iterations;
@@ -118,7 +112,7 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   // The commit is that of the tree the binary was built from, which is not
   // this checkout when --build-dir names another worktree's build. Outside a
   // git repository there is no commit to record, which is allowed.
-  fs::path source = cmake_source_dir(p.build_dir);
+  fs::path source = baseline::read_cmake_build_settings(p.build_dir).source_dir;
   if (source.empty()) source = p.root;
   try {
     fs::path top = git_toplevel(source);

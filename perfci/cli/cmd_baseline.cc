@@ -17,9 +17,11 @@
 #include <memory>
 
 #include "perfci/baseline/baseline_store.h"
+#include "perfci/check/baseline_comparison.h"
 #include "perfci/cli/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/util/error.h"
+#include "perfci/util/strings.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
 
@@ -34,15 +36,9 @@ struct UpdateArgs {
   std::string reason;
 };
 
-std::string trimmed(const std::string& s) {
-  auto a = s.find_first_not_of(" \t\n");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\n") - a + 1);
-}
-
 int run_update(const UpdateArgs& a) {
   const SuiteFlags& f = a.suite;
-  std::string reason = trimmed(a.reason);
+  std::string reason = trim(a.reason);
   if (!a.reason.empty() && reason.empty())
     throw Error("--reason is blank; say why the baseline changes");
   PreparedSuite p = prepare_suite(f, kCommand);
@@ -79,38 +75,22 @@ int run_update(const UpdateArgs& a) {
                 ")");
 
   MeasuredSuite m = measure_suite(p, f, kCommand);
-  std::vector<std::string> failed;
+  // A baseline must hold a state perfci check passes: the same rules as check.
+  check::RunProblems problems;
   for (const auto& b : m.results.benchmarks)
-    if (b.failed()) failed.push_back(b.name + ": " + b.error.substr(0, b.error.find('\n')));
-  if (!failed.empty()) {
-    for (const auto& line : failed)
-      fmt::print(stderr, "perfci baseline update: error: benchmark {}\n", line);
-    fmt::print(stderr, "perfci baseline update: error: {} benchmark(s) failed; {} left as it was\n",
-               failed.size(), p.baseline_file.string());
-    return 2;
-  }
-  int contracts_rc = 0;
-  if (m.contracts.is_object()) {
-    if (m.contracts.contains("error")) {
-      fmt::print(stderr, "perfci baseline update: error: contracts could not be checked: {}\n",
-                 m.contracts["error"].get<std::string>());
-      contracts_rc = 2;
-    }
-    for (const auto& c : m.contracts.value("contracts", nlohmann::json::array())) {
-      std::string status = c.value("status", "");
-      if (status == "ok") continue;
-      fmt::print(stderr, "perfci baseline update: {}: contract {}: {}\n",
-                 status == "broken" ? "broken" : "error", c.value("name", c.value("kind", "")),
-                 c.value("message", ""));
-      contracts_rc = std::max(contracts_rc, status == "broken" ? 1 : 2);
-    }
-  }
-  if (contracts_rc) {
+    if (b.failed()) problems.errors.push_back(check::failed_benchmark_error(b));
+  const check::RunProblems contracts = check::contract_problems(m.contracts);
+  problems.errors.insert(problems.errors.end(), contracts.errors.begin(), contracts.errors.end());
+  problems.findings = contracts.findings;
+  if (const int rc = problems.exit_code()) {
+    for (const auto& e : problems.errors)
+      fmt::print(stderr, "perfci baseline update: error: {}\n", e);
+    for (const auto& e : problems.findings) fmt::print(stderr, "perfci baseline update: {}\n", e);
     fmt::print(stderr,
                "perfci baseline update: a baseline must hold a state perfci check passes; {} left "
                "as it was\n",
                p.baseline_file.string());
-    return contracts_rc;
+    return rc;
   }
 
   baseline::Baseline b;

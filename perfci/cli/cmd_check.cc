@@ -137,7 +137,10 @@ int run_check(const CheckArgs& a) {
   in.dirty = p.dirty;
   in.accepted = std::move(accepted);
   in.oracle_pairs = report::oracle_pairs_from_config(p.config.raw, p.config.path.string());
-  in.machine = collect_fingerprint();
+  // The fingerprint measure_suite took, without the build facts (the report
+  // keeps those per side): not a third collection.
+  in.machine = in.current.environment;
+  in.machine.erase("build");
   in.settings_json = {{"command", "check"},
                       {"config", p.config.path.string()},
                       {"suite", p.suite.name},

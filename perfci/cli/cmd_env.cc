@@ -11,6 +11,7 @@
 #include "perfci/env/event_probe.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/util/error.h"
+#include "perfci/util/strings.h"
 
 namespace perfci::cli {
 namespace {
@@ -32,13 +33,7 @@ int run(const EnvArgs& a) {
   auto config = a.target.load();
   std::vector<std::string> events;
   if (!a.events.empty()) {
-    std::size_t start = 0;
-    while (start <= a.events.size()) {
-      auto end = a.events.find(',', start);
-      if (end == std::string::npos) end = a.events.size();
-      if (end > start) events.push_back(a.events.substr(start, end - start));
-      start = end + 1;
-    }
+    events = split_list(a.events);
   } else {
     events = config ? config->events : default_events();
   }

@@ -11,6 +11,7 @@
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/measure.h"
 #include "perfci/util/error.h"
+#include "perfci/util/strings.h"
 
 namespace perfci::cli {
 namespace {
@@ -28,18 +29,6 @@ struct RunArgs {
   double timeout_s = 600;
   bool quiet = false;
 };
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    auto end = s.find(',', start);
-    if (end == std::string::npos) end = s.size();
-    if (end > start) out.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 std::string format_ns(double ns) {
   if (ns >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
@@ -91,7 +80,7 @@ int run(const RunArgs& a) {
   m.meters = !a.meters.empty() ? parse_meter_list(a.meters)
              : config          ? config->meters
                                : std::vector<std::string>{"wall"};
-  m.events = !a.events.empty() ? split(a.events) : config ? config->events : default_events();
+  m.events = !a.events.empty() ? split_list(a.events) : config ? config->events : default_events();
   if (suite) {
     m.filter = suite->filter;
     m.min_time = suite->min_time;

@@ -27,11 +27,7 @@ const SuiteConfig* TargetOptions::pick_suite(const std::optional<Config>& config
     if (!suite.empty()) throw Error("--suite needs a perfci.json (none given, none in this folder)");
     return nullptr;
   }
-  if (!suite.empty()) return &config->suite(suite);
-  if (config->suites.size() == 1) return &config->suites.front();
-  std::string names;
-  for (const auto& s : config->suites) names += (names.empty() ? "" : ", ") + s.name;
-  throw Error(config->path.string() + " has several suites; choose one with --suite (" + names + ")");
+  return &config->suite(suite);
 }
 
 std::string TargetOptions::resolve_binary(const std::optional<Config>& config) const {

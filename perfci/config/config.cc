@@ -5,6 +5,7 @@
 
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/strings.h"
 
 namespace perfci {
 namespace {
@@ -60,18 +61,15 @@ const std::vector<std::string>& known_meters() {
 }
 
 const std::vector<std::string>& default_events() {
-  static const std::vector<std::string> events{
-      "instructions", "cycles",           "branch-misses",  "cache-misses",
-      "task-clock",   "context-switches", "cpu-migrations", "page-faults"};
+  static const std::vector<std::string> events{"instructions",   "cycles",     "branch-misses",
+                                               "cache-misses",   "task-clock", "context-switches",
+                                               "cpu-migrations", "page-faults"};
   return events;
 }
 
 std::vector<std::string> parse_meter_list(const std::string& list) {
   std::vector<std::string> out;
-  std::stringstream ss(list);
-  std::string m;
-  while (std::getline(ss, m, ',')) {
-    if (m.empty()) continue;
+  for (const std::string& m : split_list(list)) {
     if (std::find(known_meters().begin(), known_meters().end(), m) == known_meters().end())
       throw Error("unknown meter '" + m + "' (known: wall, counters, callgrind, profile)");
     if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
@@ -80,11 +78,15 @@ std::vector<std::string> parse_meter_list(const std::string& list) {
   return out;
 }
 
+// An empty name picks the only suite; with several, the error names them and --suite.
 const SuiteConfig& Config::suite(const std::string& name) const {
+  if (name.empty() && suites.size() == 1) return suites.front();
   for (const auto& s : suites)
-    if (s.name == name) return s;
+    if (!name.empty() && s.name == name) return s;
   std::string names;
   for (const auto& s : suites) names += (names.empty() ? "" : ", ") + s.name;
+  if (name.empty())
+    throw Error(path.string() + " has several suites; choose one with --suite (" + names + ")");
   throw Error("no suite named '" + name + "' in " + path.string() + " (suites: " + names + ")");
 }
 
@@ -98,7 +100,8 @@ Config parse_config(const std::string& text, const std::string& origin) {
     throw Error(origin + ": not valid JSON: " + e.what());
   }
   if (!doc.is_object()) r.fail("(top level)", "expected an object");
-  if (!doc.contains("schema")) r.fail("schema", std::string("missing; expected \"") + kConfigSchema + "\"");
+  if (!doc.contains("schema"))
+    r.fail("schema", std::string("missing; expected \"") + kConfigSchema + "\"");
   if (r.string(doc["schema"], "schema") != kConfigSchema)
     r.fail("schema", "is \"" + doc["schema"].get<std::string>() + "\", this perfci reads \"" +
                          kConfigSchema + "\"");
@@ -151,14 +154,16 @@ Config parse_config(const std::string& text, const std::string& origin) {
       if (cg.contains("filter")) suite.callgrind.filter = r.string(cg["filter"], cf + ".filter");
     }
     for (const auto& other : c.suites)
-      if (other.name == suite.name) r.fail(f + ".name", "duplicate suite name '" + suite.name + "'");
+      if (other.name == suite.name)
+        r.fail(f + ".name", "duplicate suite name '" + suite.name + "'");
     c.suites.push_back(std::move(suite));
   }
 
   if (doc.contains("meters")) {
     c.meters = r.strings(doc["meters"], "meters");
     for (std::size_t i = 0; i < c.meters.size(); ++i)
-      if (std::find(known_meters().begin(), known_meters().end(), c.meters[i]) == known_meters().end())
+      if (std::find(known_meters().begin(), known_meters().end(), c.meters[i]) ==
+          known_meters().end())
         r.fail("meters[" + std::to_string(i) + "]",
                "unknown meter '" + c.meters[i] + "' (known: wall, counters, callgrind, profile)");
   }

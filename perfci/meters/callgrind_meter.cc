@@ -6,6 +6,7 @@
 #include "perfci/meters/callgrind_output.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/strings.h"
 
 namespace perfci {
 
@@ -15,9 +16,7 @@ std::string valgrind_version(const std::string& valgrind) {
   o.timeout = std::chrono::seconds(30);
   auto r = run_subprocess(o);
   if (!r.ok()) return {};
-  std::string v = r.out;
-  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
-  return v;
+  return trim_end(r.out);
 }
 
 BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,

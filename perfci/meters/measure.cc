@@ -44,7 +44,8 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
   results.meters = o.meters;
   if (counters) results.events = o.events;
 
-  auto names = list_benchmarks(binary, o.filter, o.conditions);
+  const std::vector<std::string> names =
+      o.names.empty() ? list_benchmarks(binary, o.filter, o.conditions) : o.names;
   auto say = [&](const std::string& s) {
     if (o.progress) o.progress(s);
   };
@@ -76,8 +77,8 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     }
   }
 
-  bool want_callgrind = has(o.meters, "callgrind") ||
-                        (has(o.meters, "profile") && o.profile_source == "callgrind");
+  bool want_callgrind =
+      has(o.meters, "callgrind") || (has(o.meters, "profile") && o.profile_source == "callgrind");
   if (want_callgrind) {
     std::regex select;
     try {

@@ -16,6 +16,10 @@ struct MeasureOptions {
   std::vector<std::string> meters{"wall"};  // wall, counters, callgrind, profile
   std::vector<std::string> events;          // for the counters meter
   std::string filter = ".*";
+  // The benchmarks to run when the caller already knows them (an A/B trial
+  // runs the names it listed once): the binary is not listed again and
+  // `filter` is not used.
+  std::vector<std::string> names;
   std::optional<double> min_time;
   int callgrind_iterations = 10;
   std::string callgrind_filter = ".*";  // the callgrind meter runs only these

@@ -11,15 +11,6 @@
 namespace perfci::report {
 namespace {
 
-// Sub-percent thresholds (0.2% for Ir) need two decimals to be read.
-std::string percent(double fraction) {
-  if (!std::isfinite(fraction)) return "-";
-  double pct = fraction * 100;
-  return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
-}
-
-std::string threshold(double t) { return fmt::format("{:g}%", t * 100); }
-
 std::string short_commit(const std::string& c, bool dirty) {
   if (c.empty()) return "no commit";
   return c.substr(0, 12) + (dirty ? "+changes" : "");
@@ -138,8 +129,9 @@ std::string render_check_markdown(const Report& r) {
     const MetricRun& m = *row.metric;
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(row.bench->run.name),
                       metric_label(m), format_value(m.metric, m.a.front()),
-                      format_value(m.metric, m.b.front()), percent(m.comparison.change()),
-                      threshold(m.policy.threshold), verdict_text(row, true));
+                      format_value(m.metric, m.b.front()),
+                      format_change_precise(m.comparison.change()),
+                      format_threshold(m.policy.threshold), verdict_text(row, true));
   }
   for (const auto& b : r.benchmarks)
     if (b.run.failed())
@@ -167,9 +159,10 @@ std::string render_check_markdown(const Report& r) {
         v = "accepted";
       else if (v == "regressed")
         v = "**regressed**";
-      md += fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n",
-                        markdown_cell(g.workload), g.metric, g.gap_a, g.gap_b, percent(g.change),
-                        g.threshold ? threshold(*g.threshold) : "-", v);
+      md +=
+          fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n", markdown_cell(g.workload),
+                      g.metric, g.gap_a, g.gap_b, format_change_precise(g.change),
+                      g.threshold ? format_threshold(*g.threshold) : "-", v);
     }
     md += "\n";
   }
@@ -287,7 +280,8 @@ std::string render_check_html(const Report& r) {
     h += "<tr>" + td(row.bench->run.name) + td(metric_label(m)) +
          td(format_value(m.metric, m.a.front()), "num") +
          td(format_value(m.metric, m.b.front()), "num") +
-         td(percent(m.comparison.change()), "num") + td(threshold(m.policy.threshold), "num") +
+         td(format_change_precise(m.comparison.change()), "num") +
+         td(format_threshold(m.policy.threshold), "num") +
          td(verdict_text(row, false), cls.c_str()) + "</tr>\n";
   }
   for (const auto& b : r.benchmarks)
@@ -309,8 +303,9 @@ std::string render_check_html(const Report& r) {
                         : g.gate == "accepted"  ? "accepted"
                                                 : g.verdict;
       h += "<tr>" + td(g.workload) + td(g.metric) + td(fmt::format("{:.2f}x", g.gap_a), "num") +
-           td(fmt::format("{:.2f}x", g.gap_b), "num") + td(percent(g.change), "num") +
-           td(g.threshold ? threshold(*g.threshold) : "-", "num") + td(v, cls.c_str()) + "</tr>\n";
+           td(fmt::format("{:.2f}x", g.gap_b), "num") + td(format_change_precise(g.change), "num") +
+           td(g.threshold ? format_threshold(*g.threshold) : "-", "num") + td(v, cls.c_str()) +
+           "</tr>\n";
     }
     h += "</table>\n";
   }

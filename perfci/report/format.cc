@@ -35,6 +35,14 @@ std::string format_change(double change) {
   return fmt::format("{:+.1f}%", change * 100);
 }
 
+std::string format_change_precise(double change) {
+  if (!std::isfinite(change)) return "-";
+  const double pct = change * 100;
+  return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
+}
+
+std::string format_threshold(double threshold) { return fmt::format("{:g}%", threshold * 100); }
+
 std::string format_ratio(double ratio) {
   if (!std::isfinite(ratio)) return "-";
   return fmt::format("{:.3f}", ratio);

@@ -51,8 +51,10 @@ class Scheduler {
   Scheduler(std::string a, std::string b, const AbRunOptions& o)
       : binary_{std::move(a), std::move(b)}, o_(o), start_(Clock::now()) {
     for (const auto& m : o.measure.meters) {
-      if (m == "wall" || m == "counters") trial_meters_.push_back(m);
-      else once_meters_.push_back(m);
+      if (m == "wall" || m == "counters")
+        trial_meters_.push_back(m);
+      else
+        once_meters_.push_back(m);
     }
   }
 
@@ -75,8 +77,7 @@ class Scheduler {
     if (st.error.empty()) st.error = error;
   }
   std::vector<stats::MetricSamples> samples_of(const std::map<std::string, BenchmarkState>& st,
-                                               const std::vector<std::string>& names,
-                                               std::vector<std::string>* unusable) const;
+                                               const std::vector<std::string>& names) const;
   void confirm(AbRun& run);
   void add_explanation_details(AbRun& run);
 
@@ -88,7 +89,6 @@ class Scheduler {
   std::map<std::string, BenchmarkState> state_;
   std::map<std::string, BenchmarkResult> detail_[2];
   std::string order_;
-  nlohmann::json environment_ = nlohmann::json::object();
   PairOrder pair_order_{1};
 };
 
@@ -96,11 +96,9 @@ RunResults Scheduler::measure(int side, const std::vector<std::string>& meters,
                               const std::vector<std::string>& names, const std::string& what) {
   MeasureOptions m = o_.measure;
   m.meters = meters;
-  m.filter = filter_for_names(names);
+  m.names = names;
   m.progress = [this, what](const std::string& s) { say(what + ": " + s); };
-  RunResults r = measure_binary(binary_[side], m);
-  if (environment_.empty() && !r.environment.empty()) environment_ = r.environment;
-  return r;
+  return measure_binary(binary_[side], m);
 }
 
 void Scheduler::record(int side, const RunResults& r, const std::vector<std::string>& requested,
@@ -113,7 +111,6 @@ void Scheduler::record(int side, const RunResults& r, const std::vector<std::str
     }
     auto& st = into[b.name];
     for (const auto& v : metric_values(b)) {
-      if (v.kind == "callgrind") continue;  // deterministic: taken from the once-per-side run
       SeriesKey key{v.kind, v.metric};
       if (!st.series.count(key)) st.order.push_back(key);
       (side == 0 ? st.series[key].a : st.series[key].b).push_back(v.value);
@@ -161,8 +158,7 @@ void Scheduler::run_pair(bool a_first, const std::vector<std::string>& names,
 }
 
 std::vector<stats::MetricSamples> Scheduler::samples_of(
-    const std::map<std::string, BenchmarkState>& st, const std::vector<std::string>& names,
-    std::vector<std::string>* unusable) const {
+    const std::map<std::string, BenchmarkState>& st, const std::vector<std::string>& names) const {
   std::vector<stats::MetricSamples> out;
   for (const auto& n : names) {
     auto it = st.find(n);
@@ -175,10 +171,7 @@ std::vector<stats::MetricSamples> Scheduler::samples_of(
         if (!(std::isfinite(s.a[i]) && std::isfinite(s.b[i]) && s.a[i] >= 0 && s.b[i] >= 0) ||
             ((s.a[i] == 0) != (s.b[i] == 0)))
           ok = false;
-      if (!ok) {
-        if (unusable) unusable->push_back(n + "\n" + key.first + "\n" + key.second);
-        continue;
-      }
+      if (!ok) continue;  // reported as "not compared" when the run is assembled
       out.push_back(stats::MetricSamples{.benchmark = n,
                                          .metric = key.first + "/" + key.second,
                                          .policy = o_.policies.policy(n, key.first, key.second),
@@ -202,14 +195,14 @@ void Scheduler::confirm(AbRun& run) {
     if (suspects.count(n)) names.push_back(n);
   std::map<std::string, BenchmarkState> fresh;
   for (int k = 0; k < o_.plan.confirm_pairs; ++k) {
-    std::string label = "confirmation pair " + std::to_string(k + 1) + "/" +
-                        std::to_string(o_.plan.confirm_pairs);
+    std::string label =
+        "confirmation pair " + std::to_string(k + 1) + "/" + std::to_string(o_.plan.confirm_pairs);
     say(label + " of " + std::to_string(names.size()) + " suspect(s), " +
         format_seconds(seconds_since(start_)) + " elapsed");
     run_pair(pair_order_.next_a_first(), names, label, fresh);
     ++run.confirmation_pairs;
   }
-  auto samples = samples_of(fresh, names, nullptr);
+  auto samples = samples_of(fresh, names);
   auto outcomes = stats::analyze_run(samples, o_.analysis);
   for (auto& b : run.benchmarks) {
     for (auto& m : b.metrics) {
@@ -221,18 +214,16 @@ void Scheduler::confirm(AbRun& run) {
         if (oc.benchmark == b.name && oc.metric == m.kind + "/" + m.metric) found = &oc;
       if (!found) continue;  // failed during confirmation: the benchmark's error says so
       const auto& s = fresh[b.name].series[{m.kind, m.metric}];
-      m.confirmation =
-          Confirmation{s.a, s.b, found->comparison, found->q_value, found->decision};
+      m.confirmation = Confirmation{s.a, s.b, found->comparison, found->q_value, found->decision};
       if (found->decision.verdict == m.first_decision.verdict) {
         m.decision = m.first_decision;
         m.decision.reason += "; confirmed by " + std::to_string(s.a.size()) + " fresh pairs";
       } else {
         m.decision.verdict = stats::Verdict::kNoisy;
-        m.decision.reason = "not confirmed: first " + std::string(to_string(m.first_decision.verdict)) +
-                            " (" + m.first_decision.reason + "), then " +
-                            std::string(to_string(found->decision.verdict)) + " in " +
-                            std::to_string(s.a.size()) + " fresh pairs (" +
-                            found->decision.reason + ")";
+        m.decision.reason =
+            "not confirmed: first " + std::string(to_string(m.first_decision.verdict)) + " (" +
+            m.first_decision.reason + "), then " + std::string(to_string(found->decision.verdict)) +
+            " in " + std::to_string(s.a.size()) + " fresh pairs (" + found->decision.reason + ")";
       }
     }
   }
@@ -244,7 +235,8 @@ void Scheduler::add_explanation_details(AbRun& run) {
   for (const auto& b : run.benchmarks) {
     if (!state_[b.name].error.empty()) continue;
     for (const auto& m : b.metrics)
-      if (m.decision.verdict == stats::Verdict::kRegressed || m.decision.verdict == stats::Verdict::kImproved) {
+      if (m.decision.verdict == stats::Verdict::kRegressed ||
+          m.decision.verdict == stats::Verdict::kImproved) {
         names.push_back(b.name);
         break;
       }
@@ -254,8 +246,10 @@ void Scheduler::add_explanation_details(AbRun& run) {
     MeasureOptions m = o_.measure;
     m.meters = {"callgrind"};
     m.callgrind_filter = ".*";
-    m.filter = filter_for_names(names);
-    m.progress = [this, side](const std::string& s) { say(std::string("explaining ") + (side == 0 ? "A" : "B") + ": " + s); };
+    m.names = names;
+    m.progress = [this, side](const std::string& s) {
+      say(std::string("explaining ") + (side == 0 ? "A" : "B") + ": " + s);
+    };
     try {
       RunResults r = measure_binary(binary_[side], m);
       for (auto& b : r.benchmarks) {
@@ -297,7 +291,8 @@ AbRun Scheduler::run() {
   run.warmup = trial_meters_.empty() ? 0 : p.warmup;
 
   auto names_a = list_benchmarks(binary_[0], o_.measure.filter, o_.measure.conditions);
-  auto names_b = run.aa ? names_a : list_benchmarks(binary_[1], o_.measure.filter, o_.measure.conditions);
+  auto names_b =
+      run.aa ? names_a : list_benchmarks(binary_[1], o_.measure.filter, o_.measure.conditions);
   for (const auto& n : names_a)
     if (has(names_b, n)) names_.push_back(n);
   if (names_.empty())
@@ -328,7 +323,8 @@ AbRun Scheduler::run() {
       if (p.budget && k >= p.min_pairs &&
           elapsed + per_pair > static_cast<double>(p.budget->count()))
         break;
-      std::string label = "pair " + std::to_string(k + 1) + (p.budget ? "" : "/" + std::to_string(target));
+      std::string label =
+          "pair " + std::to_string(k + 1) + (p.budget ? "" : "/" + std::to_string(target));
       std::string eta;
       if (k > 0) {
         double left = p.budget ? std::max(0.0, static_cast<double>(p.budget->count()) - elapsed)
@@ -365,8 +361,7 @@ AbRun Scheduler::run() {
     }
   }
 
-  std::vector<std::string> unusable;
-  auto inputs = samples_of(samples, active(), &unusable);
+  auto inputs = samples_of(samples, active());
   auto outcomes = stats::analyze_run(inputs, o_.analysis);
   std::size_t next = 0;
   for (const auto& n : names_) {
@@ -395,7 +390,8 @@ AbRun Scheduler::run() {
         } else {
           m.first_decision.verdict = stats::Verdict::kNoisy;
           m.first_decision.reason =
-              "not compared: a pair read 0 on one side only (an event too rare to compare as a ratio)";
+              "not compared: a pair read 0 on one side only (an event too rare to compare as a "
+              "ratio)";
           m.decision = m.first_decision;
         }
         b.metrics.push_back(std::move(m));
@@ -412,20 +408,14 @@ AbRun Scheduler::run() {
     if (b.error.empty()) b.error = state_[b.name].error;
   run.order = order_;
   if (!run.order.empty()) run.order.pop_back();
-  run.environment = environment_;
   run.elapsed_seconds = seconds_since(start_);
   return run;
 }
 
 }  // namespace
 
-std::string filter_for_names(const std::vector<std::string>& names) {
-  std::string f;
-  for (const auto& n : names) f += (f.empty() ? "" : "|") + exact_filter(n);
-  return f;
-}
-
-AbRun run_ab(const std::string& binary_a, const std::string& binary_b, const AbRunOptions& options) {
+AbRun run_ab(const std::string& binary_a, const std::string& binary_b,
+             const AbRunOptions& options) {
   return Scheduler(binary_a, binary_b, options).run();
 }
 

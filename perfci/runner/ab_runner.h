@@ -53,7 +53,4 @@ struct AbRunOptions {
 // benchmarks do not throw: they are recorded in the run.
 AbRun run_ab(const std::string& binary_a, const std::string& binary_b, const AbRunOptions& options);
 
-// A --benchmark_filter selecting exactly these names.
-std::string filter_for_names(const std::vector<std::string>& names);
-
 }  // namespace perfci

@@ -1,8 +1,6 @@
 #include "perfci/runner/cmake_build.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <string_view>
 
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
@@ -32,14 +30,6 @@ void require_step_ok(const std::string& what, const std::vector<std::string>& ar
   if (!out.empty()) msg += "\n" + out;
   if (!r.err_tail.empty()) msg += "\n" + r.err_tail;
   throw Error(msg);
-}
-
-fs::path cmake_source_dir(const fs::path& build) {
-  std::ifstream in(build / "CMakeCache.txt");
-  constexpr std::string_view kKey = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(kKey, 0) == 0) return fs::path(line.substr(kKey.size()));
-  return {};
 }
 
 bool has_configure_preset(const fs::path& source, const std::string& preset) {

@@ -32,12 +32,6 @@ SubprocessResult run_tool_step(const std::vector<std::string>& argv,
 void require_step_ok(const std::string& what, const std::vector<std::string>& argv,
                      const SubprocessResult& result);
 
-// The source folder a CMake build folder was configured from
-// (CMAKE_HOME_DIRECTORY in its CMakeCache.txt); empty when the folder holds
-// no readable cache. A report names the commit of that tree, which need not
-// be the checkout the command runs in (`--build-dir` of another worktree).
-std::filesystem::path cmake_source_dir(const std::filesystem::path& build);
-
 // True when `source`/CMakePresets.json declares a configure preset `preset`.
 bool has_configure_preset(const std::filesystem::path& source, const std::string& preset);
 

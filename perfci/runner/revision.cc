@@ -4,6 +4,7 @@
 
 #include "perfci/util/error.h"
 #include "perfci/util/subprocess.h"
+#include "perfci/util/strings.h"
 
 namespace perfci {
 namespace {
@@ -16,11 +17,6 @@ SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string>
   o.set_env = {{"GIT_TERMINAL_PROMPT", "0"}, {"GIT_PAGER", "cat"}, {"LC_ALL", "C"}};
   o.timeout = std::chrono::minutes(2);
   return run_subprocess(o);
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
 }
 
 }  // namespace
@@ -39,7 +35,7 @@ std::filesystem::path git_toplevel(const std::filesystem::path& dir) {
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   if (!r.ok())
     throw Error(dir.string() + " is not inside a git working tree: " + trim(r.err_tail));
-  return trim(r.out);
+  return trim_end(r.out);  // a path: leading blanks would be part of it
 }
 
 std::string resolve_commit(const std::filesystem::path& repo, const std::string& revision) {

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "perfci/runner/cmake_build.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
@@ -55,15 +54,6 @@ TEST(ResolveCommit, ResolvesAndRefuses) {
 TEST(GitToplevel, OutsideARepositoryIsAnError) {
   TempDir dir("perfci-norepo");
   EXPECT_THROW(git_toplevel(dir.path()), Error);
-}
-
-TEST(CMakeSourceDir, ReadsTheCacheOfABuildFolder) {
-  TempDir dir("perfci-cmake");
-  EXPECT_TRUE(cmake_source_dir(dir.path()).empty());  // no cache: not a build folder
-  write_file_atomic(dir.path() / "CMakeCache.txt",
-                    "# comment\nCMAKE_BUILD_TYPE:STRING=Release\n"
-                    "CMAKE_HOME_DIRECTORY:INTERNAL=/src/other tree\nX:BOOL=ON\n");
-  EXPECT_EQ(cmake_source_dir(dir.path()), std::filesystem::path("/src/other tree"));
 }
 
 }  // namespace
