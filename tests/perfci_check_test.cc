@@ -273,5 +273,19 @@ TEST_F(PerfciCheck, AFailingBenchmarkWritesNoBaseline) {
   EXPECT_FALSE(fs::exists(root_ / "baselines"));
 }
 
+TEST_F(PerfciCheck, ABrokenContractWritesNoBaseline) {
+  // mix_rounds is noinline in the fixture: an "absent" contract on it breaks.
+  json config = config_json();
+  config["contracts"] = json::array(
+      {{{"kind", "absent"}, {"name", "no out-of-line mixer"}, {"symbol", "*mix_rounds"}}});
+  write_config(config);
+  auto update = perfci({"baseline", "update"});
+  EXPECT_EQ(update.exit_code, 1) << explain(update);
+  EXPECT_TRUE(has(update.err_tail, "contract broken: no out-of-line mixer")) << update.err_tail;
+  EXPECT_TRUE(has(update.err_tail, "a baseline must hold a state perfci check passes"))
+      << update.err_tail;
+  EXPECT_FALSE(fs::exists(root_ / "baselines"));
+}
+
 }  // namespace
 }  // namespace perfci
