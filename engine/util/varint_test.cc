@@ -71,7 +71,7 @@ TEST(VarintTest, RoundTripBoundariesAndRandom) {
 }
 
 TEST(VarintTest, EveryTwoByteValueRoundTrips) {
-  uint8_t buf[9];
+  uint8_t buf[9] = {};
   for (uint64_t v = 0; v < (1u << 16); ++v) {
     const int n = put_varint(buf, v);
     uint64_t got;
@@ -126,7 +126,7 @@ TEST(VarintTest, DecodesRowidsWrittenBySqlite) {
   ASSERT_EQ(ncell, static_cast<int>(rowids.size()));
   for (int i = 0; i < ncell; ++i) {
     const int off = (page[8 + 2 * i] << 8) | page[9 + 2 * i];
-    uint64_t payload, rowid;
+    uint64_t payload = 0, rowid = 0;
     const int n = get_varint_bounded(page + off, page + 65536, &payload);
     ASSERT_GT(n, 0);
     ASSERT_GT(get_varint_bounded(page + off + n, page + 65536, &rowid), 0);
