@@ -2,6 +2,7 @@
 // ORDER BY, and the access path of every FROM item.
 #include <algorithm>
 
+#include "engine/planner/order_proof.h"
 #include "engine/planner/planner.h"
 #include "engine/sql/parser.h"
 
@@ -684,68 +685,80 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
   if (core->aggregate || core->distinct || core->levels.empty()) return false;
   Level& lv = core->levels[0];
   if (lv.table == nullptr) return false;
-  std::vector<int> cols;
-  for (int32_t id : order_nodes) {
-    const Node& n = prog_->node(id);
-    if (n.op != Op::kColumn || n.src != lv.src) return false;
-    cols.push_back(n.col);
+  // Only the outermost loop's order reaches the output, and only as far as
+  // the terms are its own columns: the rows of one outer row tie on them
+  // however many inner rows it joins, while a term on an inner level (or an
+  // expression) is ordered by nothing.
+  std::vector<OrderTerm> terms;
+  for (size_t i = 0; i < order_nodes.size(); ++i) {
+    const Node& n = prog_->node(order_nodes[i]);
+    const bool plain = n.op == Op::kColumn && n.src == lv.src;
+    terms.push_back({plain ? n.col : kUnorderedTerm, desc[i]});
+  }
+  // An inner level that finds at most one row per outer row (a rowid or
+  // full unique-key equality) keeps the outer rowid unique in the output.
+  bool repeats = false;
+  for (size_t i = 1; i < core->levels.size(); ++i) {
+    const Level& in = core->levels[i];
+    const bool one = in.access == Access::kRowidEq ||
+                     (in.access == Access::kIndex && in.index->unique &&
+                      in.eq.size() == in.index->columns.size());
+    repeats |= !one;
   }
   const catalog::TableInfo* t = lv.table;
-  auto index_col = [&](const catalog::IndexInfo* ix, size_t i) {
-    return ix->columns[i] == t->rowid_alias ? -1 : ix->columns[i];
-  };
-  // Does walking `ix` after `eq` equality columns produce this order? Up
-  // the index for ascending terms, or (`rev`) down it for descending ones,
-  // as SQLite does for ORDER BY ... DESC LIMIT 1.
-  auto matches_index = [&](const catalog::IndexInfo* ix, size_t eq, bool rev) {
-    size_t pos = eq;
-    for (size_t j = 0; j < cols.size(); ++j) {
-      bool is_eq = false;
-      for (size_t e = 0; e < eq; ++e) is_eq |= index_col(ix, e) == cols[j];
-      if (is_eq) continue;
-      if (desc[j] != rev) return false;
-      if (pos < ix->columns.size() && index_col(ix, pos) == cols[j] && !ix->desc[pos]) {
-        ++pos;
-        continue;
+  auto index_order = [&](const catalog::IndexInfo* ix, size_t neq) {
+    DeliveredOrder d;
+    d.repeats = repeats;
+    for (size_t i = 0; i < ix->columns.size(); ++i) {
+      const int col = ix->columns[i] == t->rowid_alias ? -1 : ix->columns[i];
+      if (i < neq) {
+        d.fixed.push_back(col);
+      } else {
+        d.keys.push_back({col, ix->desc[i]});
       }
-      if (cols[j] == -1) return true;  // the rowid ends every index key
-      return false;
     }
+    d.keys.push_back({-1, false});  // the rowid ends every index key, ascending
+    return d;
+  };
+  DeliveredOrder rowid_order;
+  rowid_order.keys.push_back({-1, false});
+  rowid_order.repeats = repeats;
+  auto take = [&](OrderProof proof) {
+    if (proof == OrderProof::kSort) return false;
+    lv.reverse = proof == OrderProof::kReverse;
     return true;
   };
   switch (lv.access) {
-    case Access::kRowidEq: return true;
-    case Access::kRowidIn:
-      if (cols[0] == -1 && !desc[0]) return true;
-      return false;
+    case Access::kRowidEq: {
+      DeliveredOrder one;
+      one.at_most_one_row = true;
+      one.repeats = repeats;
+      return take(ProveOrder(terms, one));
+    }
+    case Access::kRowidIn: {
+      // One seek per key, the keys sorted ascending: never walked backwards.
+      DeliveredOrder d = rowid_order;
+      d.can_reverse = false;
+      return ProveOrder(terms, d) == OrderProof::kForward;
+    }
     case Access::kRowidRange:
     case Access::kScan:
-      if (lv.index == nullptr && cols[0] == -1) {
-        lv.reverse = desc[0];
+      if (lv.index != nullptr) return false;
+      if (take(ProveOrder(terms, rowid_order))) {
         lv.rowid_order = true;
         return true;
       }
-      if (lv.access == Access::kScan && lv.index == nullptr) {
-        for (const catalog::IndexInfo* ix : t->indexes) {
-          if (ix->partial || !ix->binary_collation) continue;
-          for (const bool rev : {false, true}) {
-            if (matches_index(ix, 0, rev)) {
-              lv.index = ix;
-              lv.reverse = rev;
-              return true;
-            }
-          }
-        }
-      }
-      return false;
-    case Access::kIndex:
-      for (const bool rev : {false, true}) {
-        if (matches_index(lv.index, lv.eq.size(), rev)) {
-          lv.reverse = rev;
+      if (lv.access != Access::kScan) return false;
+      // A full scan may walk an index instead, when its order is the one asked for.
+      for (const catalog::IndexInfo* ix : t->indexes) {
+        if (ix->partial || !ix->binary_collation) continue;
+        if (take(ProveOrder(terms, index_order(ix, 0)))) {
+          lv.index = ix;
           return true;
         }
       }
       return false;
+    case Access::kIndex: return take(ProveOrder(terms, index_order(lv.index, lv.eq.size())));
     default: return false;
   }
 }

@@ -87,6 +87,55 @@ TEST_F(PlannerTest, OrderByAndGrouping) {
   EXPECT_EQ(Plan("SELECT DISTINCT d FROM t"), (V{"SCAN t", "USE TEMP B-TREE FOR DISTINCT"}));
 }
 
+// Issue 14: an index range is in index order, not rowid order; only what
+// ProveOrder (order_proof.h) proves skips the sort.
+TEST_F(PlannerTest, OrderByNeedsAProof) {
+  const std::string sort = "USE TEMP B-TREE FOR ORDER BY";
+  EXPECT_EQ(Plan("SELECT id FROM t WHERE a <= 44 ORDER BY id"),
+            (V{"SEARCH t USING COVERING INDEX tab (a<?)", sort}));
+  EXPECT_EQ(Plan("SELECT id FROM t WHERE a <= 44 ORDER BY 1 DESC"),
+            (V{"SEARCH t USING COVERING INDEX tab (a<?)", sort}));
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a > 4 ORDER BY b"),
+            (V{"SEARCH t USING INDEX tab (a>?)", sort}));
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a > 4 ORDER BY a, b DESC"),
+            (V{"SEARCH t USING INDEX tab (a>?)", sort}));
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a > 4 ORDER BY a DESC, b DESC, id DESC"),
+            V{"SEARCH t USING INDEX tab (a>?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 4 AND b = 'x' ORDER BY id DESC"),
+            V{"SEARCH t USING INDEX tab (a=? AND b=?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 4 ORDER BY id"),
+            (V{"SEARCH t USING INDEX tab (a=?)", sort}));
+  EXPECT_EQ(Plan("SELECT c FROM t ORDER BY a + 0"), (V{"SCAN t", sort}));
+  // Only the outer loop's own columns keep its order through a join.
+  EXPECT_EQ(Plan("SELECT t.c, u.v FROM t JOIN u ON u.k = t.a ORDER BY t.id"),
+            (V{"SCAN t", "SEARCH u USING INTEGER PRIMARY KEY (rowid=?)"}));
+  // u finds at most one row per row of t: t.id stays unique, u.v decides nothing.
+  EXPECT_EQ(Plan("SELECT t.c, u.v FROM t JOIN u ON u.k = t.a ORDER BY t.id, u.v"),
+            (V{"SCAN t", "SEARCH u USING INTEGER PRIMARY KEY (rowid=?)"}));
+  EXPECT_EQ(Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a ORDER BY t.id, s.c"),
+            (V{"SCAN t", "SEARCH s USING INDEX tab (a=?)", sort}));
+  EXPECT_EQ(Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a ORDER BY t.id, t.c"),
+            (V{"SCAN t", "SEARCH s USING INDEX tab (a=?)"}));
+  EXPECT_EQ(Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a WHERE t.id = 3 ORDER BY s.c"),
+            (V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH s USING INDEX tab (a=?)", sort}));
+  ASSERT_TRUE(db_->Exec("INSERT INTO t(id, a) VALUES (3, 14), (5, 11), (6, 7), (8, 90), (9, 50)").ok());
+  auto ids = [&](const std::string& sql) {
+    std::vector<int64_t> out;
+    auto st = db_->Prepare(sql);
+    EXPECT_TRUE(st.ok()) << st.status().ToString();
+    if (!st.ok()) return out;
+    while (true) {
+      auto r = (*st)->Step();
+      if (!r.ok() || !*r) break;
+      out.push_back((*st)->column_int(0));
+    }
+    return out;
+  };
+  EXPECT_EQ(ids("SELECT id FROM t WHERE a <= 44 ORDER BY 1"), (std::vector<int64_t>{3, 5, 6}));
+  EXPECT_EQ(ids("SELECT id FROM t WHERE a <= 44 ORDER BY id DESC"), (std::vector<int64_t>{6, 5, 3}));
+  EXPECT_EQ(ids("SELECT id FROM t WHERE a > 10 ORDER BY a DESC LIMIT 2"), (std::vector<int64_t>{8, 9}));
+}
+
 TEST_F(PlannerTest, LimitStopsEarlyAndPlansAreReused) {
   ASSERT_TRUE(db_->Exec("BEGIN").ok());
   for (int i = 0; i < 500; ++i) {
