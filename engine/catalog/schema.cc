@@ -77,6 +77,7 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     c.name = cd.name;
     c.type = cd.type;
     c.affinity = AffinityOfType(cd.type);
+    c.collation = func::CollationByName(cd.collation).value_or(func::Collation::kBinary);
     c.not_null = cd.not_null;
     c.primary_key = cd.primary_key;
     if (cd.default_value != sql::kNoExpr) c.default_sql = sql::RenderExpr(ast, cd.default_value);

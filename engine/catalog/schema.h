@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/func/affinity.h"
+#include "engine/func/collation.h"
 #include "engine/sql/ast.h"
 #include "engine/util/status.h"
 
@@ -26,6 +27,9 @@ struct ColumnInfo {
   std::string name;
   std::string type;  // declared type as written
   Affinity affinity = Affinity::kBlob;
+  // COLLATE of the definition; only ORDER BY honours it so far (comparisons,
+  // GROUP BY and DISTINCT compare BINARY).
+  func::Collation collation = func::Collation::kBinary;
   bool not_null = false;
   bool primary_key = false;
   std::optional<std::string> default_sql;  // DEFAULT expression as SQL text

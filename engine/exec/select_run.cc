@@ -5,6 +5,7 @@
 
 #include "engine/exec/exec_context.h"
 #include "engine/func/cast.h"
+#include "engine/func/collation.h"
 
 namespace engine::exec {
 
@@ -147,7 +148,7 @@ Status SelectRun::Fill() {
       const Value* x = store_.row(a);
       const Value* y = store_.row(b);
       for (const plan::SortKey& k : sel_->order) {
-        const int c = compare_values(x[k.column], y[k.column]);
+        const int c = func::CompareCollated(x[k.column], y[k.column], k.coll);
         if (c != 0) return k.desc ? c > 0 : c < 0;
       }
       return false;

@@ -13,6 +13,7 @@
 
 #include "engine/catalog/schema.h"
 #include "engine/func/aggregates.h"
+#include "engine/func/collation.h"
 #include "engine/sql/ast.h"
 #include "engine/storage/value.h"
 
@@ -41,7 +42,17 @@ enum class Op : uint8_t {
 };
 
 struct Node {
-  enum Flags : uint8_t { kNegated = 1, kRealColumn = 2 };
+  // kCollNoCase / kCollRtrim: the collation the node carries into ORDER BY
+  // (SQLite's sqlite3ExprCollSeq), from COLLATE (kCollExplicit) or from a
+  // column's definition. Evaluation ignores them.
+  enum Flags : uint8_t {
+    kNegated = 1,
+    kRealColumn = 2,
+    kCollNoCase = 4,
+    kCollRtrim = 8,
+    kCollExplicit = 16,
+    kCollMask = kCollNoCase | kCollRtrim | kCollExplicit,
+  };
   Op op = Op::kConst;
   uint8_t sub = 0;
   uint8_t flags = 0;
@@ -111,7 +122,18 @@ struct Core {
 struct SortKey {
   int column = 0;  // in the output row (hidden columns follow the visible ones)
   bool desc = false;
+  func::Collation coll = func::Collation::kBinary;
 };
+
+// The collation bits of Node::flags for `c` (kCollExplicit not included).
+inline uint8_t CollationFlags(func::Collation c) {
+  switch (c) {
+    case func::Collation::kNoCase: return Node::kCollNoCase;
+    case func::Collation::kRtrim: return Node::kCollRtrim;
+    case func::Collation::kBinary: break;
+  }
+  return 0;
+}
 
 struct Select {
   std::vector<Core> cores;

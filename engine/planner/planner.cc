@@ -1,6 +1,7 @@
 #include "engine/planner/planner.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/func/scalar_functions.h"
 #include "engine/sql/parser.h"
@@ -79,6 +80,48 @@ Affinity Planner::ExprAffinity(int32_t id) const {
   }
 }
 
+bool Planner::HasExplicitCollation(int32_t id) const {
+  const Node& n = prog_->node(id);
+  if (n.flags & Node::kCollExplicit) return true;
+  for (int32_t child : {n.a, n.b, n.c}) {
+    if (child >= 0 && HasExplicitCollation(child)) return true;
+  }
+  for (uint32_t i = 0; i < n.nlist; ++i) {
+    if (HasExplicitCollation(prog_->lists[n.list + i])) return true;
+  }
+  return false;
+}
+
+func::Collation Planner::ExprCollation(int32_t id) const {
+  auto of = [](const Node& n) {
+    if (n.flags & Node::kCollNoCase) return func::Collation::kNoCase;
+    if (n.flags & Node::kCollRtrim) return func::Collation::kRtrim;
+    return func::Collation::kBinary;
+  };
+  while (id >= 0) {
+    const Node& n = prog_->node(id);
+    if ((n.flags & Node::kCollExplicit) || n.op == Op::kColumn || n.op == Op::kGroupCol) {
+      return of(n);
+    }
+    if (n.op == Op::kCast ||
+        (n.op == Op::kUnary && static_cast<sql::UnaryOp>(n.sub) == sql::UnaryOp::kPlus)) {
+      id = n.a;
+      continue;
+    }
+    // An operator has the first explicit COLLATE among its operands, left
+    // to right, or none.
+    int32_t next = -1;
+    for (int32_t child : {n.a, n.b, n.c}) {
+      if (next < 0 && child >= 0 && HasExplicitCollation(child)) next = child;
+    }
+    for (uint32_t i = 0; i < n.nlist && next < 0; ++i) {
+      if (HasExplicitCollation(prog_->lists[n.list + i])) next = prog_->lists[n.list + i];
+    }
+    id = next;
+  }
+  return func::Collation::kBinary;
+}
+
 void Planner::SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::ExprId>* out) {
   if (id == sql::kNoExpr) return;
   const sql::Expr& e = ast.expr(id);
@@ -150,6 +193,7 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
       n.aff = col < 0 ? Affinity::kInteger
                       : found->table->columns[static_cast<size_t>(col)].affinity;
       if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
+      if (col >= 0) n.flags |= CollationFlags(found->table->columns[static_cast<size_t>(col)].collation);
     } else if (col >= 0 && static_cast<size_t>(col) < found->affinities.size()) {
       n.aff = found->affinities[static_cast<size_t>(col)];
     }
@@ -426,12 +470,16 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       return AddNode(n);
     }
     case sql::ExprKind::kCollate: {
-      const std::string_view coll = ast.str(e.u.ids.a);
-      if (!EqualsNoCase(coll, "BINARY") && !EqualsNoCase(coll, "NOCASE") &&
-          !EqualsNoCase(coll, "RTRIM")) {
-        return Status::SqlError("no such collation sequence: " + std::string(coll));
-      }
-      return Compile(ast, e.left, scope);
+      const std::string_view name = ast.str(e.u.ids.a);
+      const std::optional<func::Collation> coll = func::CollationByName(name);
+      if (!coll) return Status::SqlError("no such collation sequence: " + std::string(name));
+      // No node of its own: the operand carries the collation (the outermost
+      // COLLATE wins), which only ORDER BY reads so far.
+      ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, e.left, scope));
+      Node& operand = prog_->nodes[static_cast<size_t>(c)];
+      operand.flags = static_cast<uint8_t>((operand.flags & ~Node::kCollMask) |
+                                           CollationFlags(*coll) | Node::kCollExplicit);
+      return c;
     }
     case sql::ExprKind::kFunction: return CompileFunction(ast, e, scope);
   }

@@ -56,6 +56,10 @@ class Planner {
   int NewSource();
   // The affinity an expression node carries into comparisons.
   Affinity ExprAffinity(int32_t node) const;
+  // The collation an expression sorts by (SQLite's sqlite3ExprCollSeq): an
+  // explicit COLLATE, else a column's own, through CAST and unary plus.
+  func::Collation ExprCollation(int32_t node) const;
+  bool HasExplicitCollation(int32_t node) const;
   // Splits a WHERE tree into AND-ed conjuncts.
   static void SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::ExprId>* out);
   // Chooses the access path of a single-table DML statement's target.
@@ -89,7 +93,7 @@ class Planner {
   int MaxLevel(int32_t node) const;
   void FinishCovering(Core* core);
   bool TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_nodes,
-                       const std::vector<bool>& desc);
+                       const std::vector<SortKey>& order);
   bool IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const;
   bool HasAggregate(const sql::Ast& ast, sql::ExprId id) const;
 

@@ -1,6 +1,7 @@
 // SELECT planning: FROM items and name scopes, result columns, aggregates,
 // ORDER BY, and the access path of every FROM item.
 #include <algorithm>
+#include <optional>
 
 #include "engine/planner/order_proof.h"
 #include "engine/planner/planner.h"
@@ -50,6 +51,7 @@ Result<int32_t> Planner::ColumnRef(const Scope* s, const ScopeItem& item, int co
     if (col >= 0 && col == item.table->rowid_alias) n.col = -1;
     n.aff = n.col < 0 ? Affinity::kInteger : item.table->columns[static_cast<size_t>(col)].affinity;
     if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
+    if (n.col >= 0) n.flags |= CollationFlags(item.table->columns[static_cast<size_t>(col)].collation);
   } else if (col >= 0 && static_cast<size_t>(col) < item.affinities.size()) {
     n.aff = item.affinities[static_cast<size_t>(col)];
   }
@@ -400,7 +402,18 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
   std::vector<int32_t> order_nodes;
   for (size_t k = 0; k < s.order_by.size(); ++k) {
     const sql::OrderingTerm& term = s.order_by[k];
-    const sql::Expr& te = ast.expr(term.expr);
+    // "ORDER BY 2 COLLATE NOCASE" and "alias COLLATE NOCASE" still name a
+    // result column, sorted by that collation (the outermost COLLATE wins).
+    sql::ExprId target = term.expr;
+    std::optional<func::Collation> explicit_coll;
+    while (ast.expr(target).kind == sql::ExprKind::kCollate) {
+      const std::string_view name = ast.str(ast.expr(target).u.ids.a);
+      const std::optional<func::Collation> coll = func::CollationByName(name);
+      if (!coll) return Status::SqlError("no such collation sequence: " + std::string(name));
+      if (!explicit_coll) explicit_coll = coll;
+      target = ast.expr(target).left;
+    }
+    const sql::Expr& te = ast.expr(target);
     int col = -1;
     if (te.kind == sql::ExprKind::kInteger) {
       if (te.u.integer < 1 || te.u.integer > out->visible) {
@@ -437,7 +450,8 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
     } else {
       order_nodes.push_back(out->cores[0].results[static_cast<size_t>(col)]);
     }
-    out->order.push_back({col, term.order == sql::SortOrder::kDesc});
+    const func::Collation coll = explicit_coll ? *explicit_coll : ExprCollation(order_nodes.back());
+    out->order.push_back({col, term.order == sql::SortOrder::kDesc, coll});
   }
   out->width = static_cast<int>(out->cores[0].results.size());
   if (s.limit != sql::kNoExpr) {
@@ -449,9 +463,7 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
   for (size_t i = 0; i < out->cores.size(); ++i) FinishCore(&out->cores[i], *binds[i]);
   out->sort_needed = !out->order.empty();
   if (out->sort_needed && !compound && !out->cores[0].values) {
-    std::vector<bool> desc;
-    for (const SortKey& k : out->order) desc.push_back(k.desc);
-    if (TrySatisfyOrder(&out->cores[0], order_nodes, desc)) out->sort_needed = false;
+    if (TrySatisfyOrder(&out->cores[0], order_nodes, out->order)) out->sort_needed = false;
   }
   // Covering decisions come last: ORDER BY may have switched a scan to an index.
   for (Core& core : out->cores) FinishCovering(&core);
@@ -681,19 +693,21 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
 }
 
 bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_nodes,
-                              const std::vector<bool>& desc) {
+                              const std::vector<SortKey>& order) {
   if (core->aggregate || core->distinct || core->levels.empty()) return false;
   Level& lv = core->levels[0];
   if (lv.table == nullptr) return false;
   // Only the outermost loop's order reaches the output, and only as far as
   // the terms are its own columns: the rows of one outer row tie on them
   // however many inner rows it joins, while a term on an inner level (or an
-  // expression) is ordered by nothing.
+  // expression) is ordered by nothing. Neither is a term under another
+  // collation than the BINARY every usable index and the rowid are in.
   std::vector<OrderTerm> terms;
   for (size_t i = 0; i < order_nodes.size(); ++i) {
     const Node& n = prog_->node(order_nodes[i]);
-    const bool plain = n.op == Op::kColumn && n.src == lv.src;
-    terms.push_back({plain ? n.col : kUnorderedTerm, desc[i]});
+    const bool plain = n.op == Op::kColumn && n.src == lv.src &&
+                       (n.col == -1 || order[i].coll == func::Collation::kBinary);
+    terms.push_back({plain ? n.col : kUnorderedTerm, order[i].desc});
   }
   // An inner level that finds at most one row per outer row (a rowid or
   // full unique-key equality) keeps the outer rowid unique in the output.
