@@ -1,12 +1,17 @@
-// Differential test: random schemas, data (NULLs, mixed types, duplicates)
-// and random queries from the supported subset, each run on the engine and
-// on the real SQLite; results compared as multisets (or in order where
-// ORDER BY fixes it). A fixed seed keeps every run identical; a mismatch
-// prints the seed and the query.
+// Differential test: random schemas (indexes with DESC and rowid columns),
+// data (NULLs, mixed types, duplicates) and random queries from the
+// supported subset, each run on the engine and on the real SQLite. Results
+// without ORDER BY are compared as multisets; with ORDER BY, in order: the
+// sequence of sort keys exactly, the rows within a run of equal keys as a
+// multiset (ties may come in any order, and LIMIT / OFFSET may cut a run
+// anywhere), or row for row when the keys include every table's rowid. A
+// fixed seed keeps every run identical; a mismatch prints the seed and the
+// query.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +26,8 @@ namespace engine {
 namespace {
 
 constexpr uint32_t kSeed = 20261201;
-constexpr int kSchemas = 8;
-constexpr int kQueriesPerSchema = 300;
+constexpr int kSchemas = 40;
+constexpr int kQueriesPerSchema = 600;
 
 std::string RealText(double d) {
   char buf[64];
@@ -41,10 +46,14 @@ std::string Hex(const void* p, size_t n) {
   return out;
 }
 
+// One value as "n", "i:3", "r:2.5", "t:abc" or "b:6162": the type is part
+// of the result.
+using Row = std::vector<std::string>;
+
 struct Outcome {
   bool error = false;
   std::string message;
-  std::vector<std::string> rows;  // values tagged with their type
+  std::vector<Row> rows;
 };
 
 Outcome RunSqlite(sqlite3* db, const std::string& sql) {
@@ -57,21 +66,21 @@ Outcome RunSqlite(sqlite3* db, const std::string& sql) {
   }
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    std::string row;
+    Row row;
     for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
       switch (sqlite3_column_type(stmt, i)) {
-        case SQLITE_NULL: row += "n|"; break;
-        case SQLITE_INTEGER: row += "i:" + std::to_string(sqlite3_column_int64(stmt, i)) + "|"; break;
-        case SQLITE_FLOAT: row += "r:" + RealText(sqlite3_column_double(stmt, i)) + "|"; break;
+        case SQLITE_NULL: row.push_back("n"); break;
+        case SQLITE_INTEGER: row.push_back("i:" + std::to_string(sqlite3_column_int64(stmt, i))); break;
+        case SQLITE_FLOAT: row.push_back("r:" + RealText(sqlite3_column_double(stmt, i))); break;
         case SQLITE_TEXT:
-          row += "t:" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, i)),
-                                    static_cast<size_t>(sqlite3_column_bytes(stmt, i))) + "|";
+          row.push_back("t:" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, i)),
+                                           static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
           break;
         default:
-          row += "b:" + Hex(sqlite3_column_blob(stmt, i), static_cast<size_t>(sqlite3_column_bytes(stmt, i))) + "|";
+          row.push_back("b:" + Hex(sqlite3_column_blob(stmt, i), static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
       }
     }
-    o.rows.push_back(row);
+    o.rows.push_back(std::move(row));
   }
   if (rc != SQLITE_DONE) {
     o.error = true;
@@ -97,38 +106,120 @@ Outcome RunEngine(Database* db, const std::string& sql) {
       return o;
     }
     if (!*r) break;
-    std::string row;
+    Row row;
     for (int i = 0; i < (*stmt)->column_count(); ++i) {
       const Value& v = (*stmt)->column_value(i);
       switch (v.type()) {
-        case ValueType::kNull: row += "n|"; break;
-        case ValueType::kInteger: row += "i:" + std::to_string(v.as_int()) + "|"; break;
-        case ValueType::kReal: row += "r:" + RealText(v.as_real()) + "|"; break;
-        case ValueType::kText: row += "t:" + std::string(v.as_text()) + "|"; break;
-        case ValueType::kBlob: row += "b:" + Hex(v.data(), v.size()) + "|"; break;
+        case ValueType::kNull: row.push_back("n"); break;
+        case ValueType::kInteger: row.push_back("i:" + std::to_string(v.as_int())); break;
+        case ValueType::kReal: row.push_back("r:" + RealText(v.as_real())); break;
+        case ValueType::kText: row.push_back("t:" + std::string(v.as_text())); break;
+        case ValueType::kBlob: row.push_back("b:" + Hex(v.data(), v.size())); break;
       }
     }
-    o.rows.push_back(row);
+    o.rows.push_back(std::move(row));
   }
   return o;
 }
 
-// "r:3|" becomes "i:3|" for every integral REAL of every row.
-void NormalizeNumbers(std::vector<std::string>* rows) {
-  for (std::string& row : *rows) {
-    std::string out;
-    size_t pos = 0;
-    while (pos < row.size()) {
-      size_t end = row.find('|', pos);
-      if (end == std::string::npos) end = row.size();
-      std::string v = row.substr(pos, end - pos);
+std::string RowText(const Row& row) {
+  std::string out;
+  for (const std::string& v : row) out += v + "|";
+  return out;
+}
+
+// "r:3" becomes "i:3" for every integral REAL.
+void NormalizeNumbers(std::vector<Row>* rows) {
+  for (Row& row : *rows) {
+    for (std::string& v : row) {
       if (v.rfind("r:", 0) == 0 && v.find_first_of(".eEin", 2) == std::string::npos) v[0] = 'i';
       if (v == "i:-0") v = "i:0";
-      out += v + "|";
-      pos = end + 1;
     }
-    row = out;
   }
+}
+
+// Whether two values tie under ORDER BY: equal numbers of either type, equal
+// text (NOCASE folds ASCII letters), equal blobs, or two NULLs.
+bool SortEqual(const std::string& a, const std::string& b, bool nocase) {
+  auto rank = [](char tag) { return tag == 'n' ? 0 : tag == 'i' || tag == 'r' ? 1 : tag == 't' ? 2 : 3; };
+  if (rank(a[0]) != rank(b[0])) return false;
+  switch (rank(a[0])) {
+    case 0: return true;
+    case 1: return std::strtold(a.c_str() + 2, nullptr) == std::strtold(b.c_str() + 2, nullptr);
+    case 2:
+      if (!nocase) return a.compare(2, std::string::npos, b, 2) == 0;
+      return a.size() == b.size() &&
+             std::equal(a.begin() + 2, a.end(), b.begin() + 2, [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+             });
+    default: return a == b;
+  }
+}
+
+// What a query's result is compared by.
+struct Check {
+  enum class Order {
+    kNone,   // no ORDER BY: the rows as a multiset
+    kKeys,   // ORDER BY over output columns `keys`: the key sequence in order, rows
+             // within a run of equal keys as a multiset
+    kExact,  // the ORDER BY keys include every table's rowid: one order only
+  };
+  Order order = Order::kNone;
+  std::vector<int> keys;      // kKeys: output columns, in ORDER BY order
+  std::vector<bool> nocase;   // per key
+  bool limit = false;         // LIMIT may cut the last run of equal keys
+  bool offset = false;        // OFFSET may cut the first one
+  // UNION / INTERSECT / EXCEPT and DISTINCT keep one of several equal rows
+  // (1 and 1.0), and which one depends on scan order: numbers by value.
+  bool set_op = false;
+};
+
+// Empty when `got` is a correct answer where `want` is SQLite's.
+std::string Compare(const Check& check, std::vector<Row> want, std::vector<Row> got) {
+  if (check.set_op) {
+    NormalizeNumbers(&want);
+    NormalizeNumbers(&got);
+  }
+  if (want.size() != got.size()) return "row counts differ";
+  auto as_multiset = [](std::vector<Row>::iterator b, std::vector<Row>::iterator e) {
+    std::vector<std::string> out;
+    for (auto it = b; it != e; ++it) out.push_back(RowText(*it));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  switch (check.order) {
+    case Check::Order::kNone:
+      return as_multiset(want.begin(), want.end()) == as_multiset(got.begin(), got.end()) ? "" : "rows differ";
+    case Check::Order::kExact:
+      for (size_t i = 0; i < want.size(); ++i) {
+        if (want[i] != got[i]) return "row " + std::to_string(i) + " differs (total order)";
+      }
+      return "";
+    case Check::Order::kKeys: break;
+  }
+  auto ties = [&](const Row& a, const Row& b) {
+    for (size_t k = 0; k < check.keys.size(); ++k) {
+      const size_t c = static_cast<size_t>(check.keys[k]);
+      if (c >= a.size() || c >= b.size() || !SortEqual(a[c], b[c], check.nocase[k])) return false;
+    }
+    return true;
+  };
+  for (size_t i = 0; i < want.size();) {
+    size_t j = i + 1;
+    while (j < want.size() && ties(want[j], want[i])) ++j;
+    for (size_t r = i; r < j; ++r) {
+      if (!ties(got[r], want[i])) return "row " + std::to_string(r) + " is out of order";
+    }
+    // LIMIT and OFFSET may cut a run anywhere: which of its rows come back
+    // is not specified, only their keys are.
+    const bool cut = (check.limit && j == want.size()) || (check.offset && i == 0);
+    const auto b = static_cast<std::ptrdiff_t>(i), e = static_cast<std::ptrdiff_t>(j);
+    if (!cut && as_multiset(want.begin() + b, want.begin() + e) != as_multiset(got.begin() + b, got.begin() + e)) {
+      return "rows " + std::to_string(i) + ".." + std::to_string(j - 1) + " (equal keys) differ";
+    }
+    i = j;
+  }
+  return "";
 }
 
 struct Column {
@@ -136,9 +227,25 @@ struct Column {
   std::string type;
 };
 
+struct Index {
+  std::vector<int> cols;  // positions in Table::cols (0 is the rowid)
+  std::vector<bool> desc;
+};
+
 struct Table {
   std::string name;
   std::vector<Column> cols;  // cols[0] is "id INTEGER PRIMARY KEY"
+  std::vector<Index> indexes;
+};
+
+// An ORDER BY term as generated: its SQL, and the output column it is
+// (-1: not an output column).
+struct Term {
+  std::string sql;
+  bool desc = false;
+  int output = -1;
+  bool nocase = false;
+  std::string rowid_of;  // the table whose rowid it is, else ""
 };
 
 class Generator {
@@ -163,6 +270,13 @@ class Generator {
     }
   }
 
+  // A literal that is not NULL, for equalities and range bounds that should match rows.
+  std::string Bound() {
+    std::string v;
+    do v = Literal(); while (v == "NULL" && !Chance(5));
+    return v;
+  }
+
   std::vector<Table> Schema(std::vector<std::string>* ddl) {
     static const std::vector<std::string> kTypes = {"INTEGER", "TEXT", "REAL", "", "NUMERIC", "INT", "VARCHAR(5)"};
     std::vector<Table> tables;
@@ -179,15 +293,26 @@ class Generator {
         sql += tab.cols[c].name + (tab.cols[c].type.empty() ? "" : " " + tab.cols[c].type);
       }
       ddl->push_back(sql + ")");
-      const int nidx = Int(0, 2);
+      // Indexes of one to three columns, some DESC, some UNIQUE, a few
+      // ending in the rowid: every shape an ORDER BY proof must get right.
+      const int nidx = Int(0, 3);
       for (int i = 0; i < nidx; ++i) {
-        std::string cols = tab.cols[static_cast<size_t>(Int(1, nc))].name;
-        if (Chance(40)) cols += ", " + tab.cols[static_cast<size_t>(Int(1, nc))].name;
-        if (cols.find(',') != std::string::npos &&
-            cols.substr(0, cols.find(',')) == cols.substr(cols.find(',') + 2)) {
-          cols = cols.substr(0, cols.find(','));
+        Index ix;
+        const int width = Chance(50) ? 1 : Int(2, 3);
+        for (int k = 0; k < width; ++k) {
+          const int c = Chance(8) ? 0 : Int(1, nc);
+          if (std::find(ix.cols.begin(), ix.cols.end(), c) != ix.cols.end()) continue;
+          ix.cols.push_back(c);
+          ix.desc.push_back(Chance(30));
         }
-        ddl->push_back("CREATE INDEX " + tab.name + "_i" + std::to_string(i) + " ON " + tab.name + "(" + cols + ")");
+        std::string cols;
+        for (size_t k = 0; k < ix.cols.size(); ++k) {
+          cols += (k ? ", " : "") + tab.cols[static_cast<size_t>(ix.cols[k])].name + (ix.desc[k] ? " DESC" : "");
+        }
+        const bool unique = Chance(10);
+        ddl->push_back(std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " + tab.name + "_i" +
+                       std::to_string(i) + " ON " + tab.name + "(" + cols + ")");
+        tab.indexes.push_back(ix);
       }
       const int rows = Int(5, 60);
       for (int r = 0; r < rows; ++r) {
@@ -250,10 +375,11 @@ class Generator {
     }
   }
 
-  // A query and whether its row order is fully determined.
-  std::string Query(const std::vector<Table>& tables, bool* ordered) {
+  // A query of every kind the engine supports; its order is checked where
+  // it ORDERs BY every output column.
+  std::string Query(const std::vector<Table>& tables, Check* check) {
     tables_ = &tables;
-    *ordered = false;
+    *check = Check{};
     std::vector<const Table*> from{&Pick(tables)};
     std::string from_sql = from[0]->name;
     if (Chance(35)) {
@@ -287,35 +413,304 @@ class Generator {
     std::string cols;
     const int n = Int(1, 3);
     for (int i = 0; i < n; ++i) cols += (i ? ", " : "") + Expr(from, 2);
-    std::string q = std::string("SELECT ") + (Chance(15) ? "DISTINCT " : "") + cols + " FROM " + from_sql + where;
+    check->set_op = Chance(15);
+    std::string q = std::string("SELECT ") + (check->set_op ? "DISTINCT " : "") + cols + " FROM " + from_sql + where;
     if (Chance(10)) {
       q += Pick(std::vector<std::string>{" UNION ", " UNION ALL ", " INTERSECT ", " EXCEPT "});
       std::vector<const Table*> f2{&Pick(tables)};
       std::string c2;
       for (int i = 0; i < n; ++i) c2 += (i ? ", " : "") + Expr(f2, 1);
       q += "SELECT " + c2 + " FROM " + f2[0]->name;
+      check->set_op = true;
       return q;
     }
     if (Chance(30)) {
-      // ORDER BY every result column makes the order (and LIMIT) deterministic.
       q += " ORDER BY ";
-      for (int i = 1; i <= n; ++i) q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
-      if (Chance(50)) q += " LIMIT " + std::to_string(Int(0, 8)) + (Chance(30) ? " OFFSET 2" : "");
-      *ordered = true;
+      check->order = Check::Order::kKeys;
+      for (int i = 1; i <= n; ++i) {
+        q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
+        check->keys.push_back(i - 1);
+        check->nocase.push_back(false);
+      }
+      AddLimit(&q, check);
     }
     return q;
   }
 
+  // Issue 14's class: a range (or IN, OR, IS NULL, equality prefix) on an
+  // index of the first table, read under an ORDER BY on other columns, the
+  // rowid, DESC columns, expressions, aliases, column numbers, COLLATE
+  // NOCASE, with LIMIT / OFFSET on top, alone or as a join's outer table.
+  // Every one is checked in order.
+  std::string OrderedQuery(const std::vector<Table>& tables, Check* check) {
+    tables_ = &tables;
+    *check = Check{};
+    const Table* t = &Pick(tables);
+    std::vector<const Table*> from{t};
+    std::string from_sql = t->name;
+    if (Chance(35)) {
+      const Table* u = &Pick(tables);
+      if (u != t) {
+        const std::string on = t->name + "." + Pick(t->cols).name + " = " + u->name + "." +
+                               (Chance(50) ? std::string("id") : Pick(u->cols).name);
+        from_sql += (Chance(40) ? " LEFT JOIN " : " JOIN ") + u->name + " ON " + on;
+        from.push_back(u);
+      }
+    }
+    // The index the WHERE clause aims at (or a column as if it had one).
+    Index ix;
+    if (!t->indexes.empty() && Chance(85)) {
+      ix = Pick(t->indexes);
+    } else {
+      ix.cols = {Int(0, static_cast<int>(t->cols.size()) - 1)};
+      ix.desc = {false};
+    }
+    auto name = [&](int c) { return t->name + "." + t->cols[static_cast<size_t>(c)].name; };
+    std::vector<std::string> conds;
+    size_t eq = 0;
+    while (eq + 1 < ix.cols.size() && Chance(40)) conds.push_back(name(ix.cols[eq++]) + " = " + Bound());
+    if (eq < ix.cols.size()) {
+      const std::string c = name(ix.cols[eq]);
+      switch (Int(0, 12)) {
+        case 0: conds.push_back(c + " < " + Bound()); break;
+        case 1: conds.push_back(c + " <= " + Bound()); break;
+        case 2: conds.push_back(c + " > " + Bound()); break;
+        case 3: conds.push_back(c + " >= " + Bound()); break;
+        case 4: conds.push_back(c + " BETWEEN " + Bound() + " AND " + Bound()); break;
+        case 5: conds.push_back(c + " > " + Bound() + " AND " + c + " <= " + Bound()); break;
+        case 6: conds.push_back(c + " IN (" + Bound() + ", " + Bound() + ", " + Bound() + ")"); break;
+        case 7: conds.push_back("(" + c + " < " + Bound() + " OR " + c + " > " + Bound() + ")"); break;
+        case 8: conds.push_back("(" + c + " = " + Bound() + " OR " + c + " = " + Bound() + ")"); break;
+        case 9: conds.push_back(c + " IS NULL"); break;
+        case 10: conds.push_back(c + " IS NOT NULL"); break;
+        case 11: conds.push_back(c + " = " + Bound()); break;
+        default: break;  // the equality prefix alone, or a full scan
+      }
+    }
+    if (Chance(15)) {
+      conds.push_back(t->name + ".id " + Pick(std::vector<std::string>{"<", ">", ">=", "IN"}) + " " +
+                      std::to_string(Int(0, 60)));
+      if (conds.back().find(" IN ") != std::string::npos) {
+        conds.back() = t->name + ".id IN (" + std::to_string(Int(0, 60)) + ", " + std::to_string(Int(0, 60)) + ")";
+      }
+    }
+    if (Chance(20)) conds.push_back(Cond(from, 1));
+    std::string where;
+    for (size_t i = 0; i < conds.size(); ++i) where += (i ? " AND " : " WHERE ") + conds[i];
+
+    // ORDER BY: index-shaped (the index's columns after the equalities, all
+    // its way or all against it, maybe the rowid after them) or random.
+    std::vector<Term> terms;
+    auto add = [&](std::string sql, bool desc, std::string rowid_of = "") {
+      Term term;
+      term.sql = std::move(sql);
+      term.desc = desc;
+      term.rowid_of = std::move(rowid_of);
+      terms.push_back(std::move(term));
+    };
+    auto column_term = [&](const Table* tab, int c, bool desc) {
+      add(tab->name + "." + tab->cols[static_cast<size_t>(c)].name, desc, c == 0 ? tab->name : "");
+    };
+    if (Chance(55)) {
+      const bool flip = Chance(50);
+      const size_t start = Chance(80) ? eq : 0;
+      const size_t len = static_cast<size_t>(Int(0, static_cast<int>(ix.cols.size() - std::min(start, ix.cols.size()))));
+      for (size_t k = start; k < start + len; ++k) {
+        column_term(t, ix.cols[k], Chance(85) ? ix.desc[k] != flip : Chance(50));
+      }
+      if (Chance(40)) column_term(t, 0, Chance(80) ? flip : Chance(50));
+      if (terms.empty() || Chance(25)) {
+        const Table* tab = Pick(from);
+        column_term(tab, Int(0, static_cast<int>(tab->cols.size()) - 1), Chance(40));
+      }
+    } else {
+      const int n = Int(1, 3);
+      for (int i = 0; i < n; ++i) {
+        const Table* tab = Pick(from);
+        switch (Int(0, 5)) {
+          case 0: column_term(tab, 0, Chance(50)); break;
+          case 1: {
+            // An integer literal would name an output column: only
+            // expressions that read a column.
+            std::string e = Expr(from, 1);
+            if (e.find(".c") == std::string::npos && e.find(".id") == std::string::npos) e = "+" + Col(from);
+            add(e, Chance(40));
+            break;
+          }
+          case 2: {
+            std::string e = Pick(std::vector<std::string>{"-X", "+X", "abs(X)", "length(X)", "X || ''"});
+            e.replace(e.find('X'), 1, Col(from));
+            add(e, Chance(40));
+            break;
+          }
+          default: column_term(tab, Int(0, static_cast<int>(tab->cols.size()) - 1), Chance(40)); break;
+        }
+      }
+    }
+    for (Term& term : terms) {
+      if (term.rowid_of.empty() && Chance(10)) {
+        term.sql += " COLLATE NOCASE";
+        term.nocase = true;
+      }
+    }
+
+    // Output columns: some of the terms (so ORDER BY can name them by number
+    // or alias), and other columns or expressions.
+    std::vector<std::string> outputs;
+    std::vector<std::string> aliases;
+    for (Term& term : terms) {
+      if (!Chance(60)) continue;
+      std::string expr = term.sql;
+      if (term.nocase && Chance(50)) expr = expr.substr(0, expr.size() - std::string(" COLLATE NOCASE").size());
+      // An output without the COLLATE is still the term's column when the
+      // term says "n COLLATE NOCASE".
+      const auto found = std::find(outputs.begin(), outputs.end(), expr);
+      int pos = static_cast<int>(found - outputs.begin());
+      if (found == outputs.end()) {
+        outputs.push_back(expr);
+        aliases.push_back(Chance(30) ? "o" + std::to_string(outputs.size()) : "");
+      }
+      term.output = pos;
+      const std::string collate = term.nocase ? " COLLATE NOCASE" : "";
+      switch (Int(0, 2)) {
+        case 0: term.sql = std::to_string(pos + 1) + collate; break;
+        case 1:
+          if (!aliases[static_cast<size_t>(pos)].empty()) term.sql = aliases[static_cast<size_t>(pos)] + collate;
+          break;
+        default: break;  // the expression again
+      }
+    }
+    const int extra = outputs.empty() ? Int(1, 2) : Int(0, 2);
+    for (int i = 0; i < extra; ++i) {
+      outputs.push_back(Chance(60) ? Col(from) : Expr(from, 1));
+      aliases.push_back(Chance(20) ? "o" + std::to_string(outputs.size()) : "");
+    }
+
+    // Ties: when the terms are all output columns they are checked run by
+    // run; otherwise every table's rowid goes last, and the order is total.
+    bool visible = true;
+    for (const Term& term : terms) visible &= term.output >= 0;
+    const bool distinct = visible && Chance(10);
+    std::vector<std::string> rowids;
+    for (const Term& term : terms) {
+      if (!term.rowid_of.empty()) rowids.push_back(term.rowid_of);
+    }
+    bool total = true;
+    for (const Table* tab : from) {
+      total &= std::find(rowids.begin(), rowids.end(), tab->name) != rowids.end();
+    }
+    if (!visible && !total) {
+      for (const Table* tab : from) {
+        if (std::find(rowids.begin(), rowids.end(), tab->name) == rowids.end()) column_term(tab, 0, Chance(50));
+      }
+      total = true;
+    }
+    check->order = total && !distinct ? Check::Order::kExact : Check::Order::kKeys;
+    check->set_op = distinct;
+    for (const Term& term : terms) {
+      check->keys.push_back(term.output);
+      check->nocase.push_back(term.nocase);
+    }
+
+    std::string q = std::string("SELECT ") + (distinct ? "DISTINCT " : "");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      q += (i ? ", " : "") + outputs[i] + (aliases[i].empty() ? "" : " AS " + aliases[i]);
+    }
+    q += " FROM " + from_sql + where + " ORDER BY ";
+    for (size_t i = 0; i < terms.size(); ++i) {
+      q += (i ? ", " : "") + terms[i].sql + (terms[i].desc ? " DESC" : Chance(20) ? " ASC" : "");
+    }
+    if (Chance(50)) AddLimit(&q, check);
+    return q;
+  }
+
+  // GROUP BY under ORDER BY, checked in order: the groups' keys are unique.
+  std::string OrderedAggregate(const std::vector<Table>& tables, Check* check) {
+    tables_ = &tables;
+    *check = Check{};
+    const Table* t = &Pick(tables);
+    std::vector<const Table*> from{t};
+    const std::string key = Col(from);
+    std::string q = "SELECT " + key + ", count(*), " + Pick(std::vector<std::string>{"min", "max", "sum"}) + "(" +
+                    Col(from) + ") FROM " + t->name;
+    if (Chance(60)) q += " WHERE " + Cond(from, 1);
+    q += " GROUP BY " + key + " ORDER BY ";
+    check->order = Check::Order::kKeys;
+    const int n = Int(1, 2);
+    for (int i = 0; i < n; ++i) {
+      const int c = i == 0 ? 1 : Int(1, 3);
+      q += (i ? ", " : "") + std::to_string(c) + (Chance(40) ? " DESC" : "");
+      check->keys.push_back(c - 1);
+      check->nocase.push_back(false);
+    }
+    AddLimit(&q, check);
+    return q;
+  }
+
  private:
+  void AddLimit(std::string* q, Check* check) {
+    if (!Chance(50)) return;
+    *q += " LIMIT " + std::to_string(Int(0, 8));
+    check->limit = true;
+    if (Chance(30)) {
+      *q += " OFFSET " + std::to_string(Int(1, 4));
+      check->offset = true;
+    }
+  }
+
   std::mt19937 rng_;
   const std::vector<Table>* tables_ = nullptr;
 };
 
+// The checker itself: ties may come in any order, keys may not.
+TEST(SqlDifferentialCompareTest, TiesAnyOrderKeysInOrder) {
+  Check keys;
+  keys.order = Check::Order::kKeys;
+  keys.keys = {0};
+  keys.nocase = {false};
+  const std::vector<Row> want = {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}};
+  EXPECT_EQ(Compare(keys, want, {{"r:1", "t:b"}, {"i:1", "t:a"}, {"i:2", "t:d"}, {"i:2", "t:c"}}), "");
+  EXPECT_NE(Compare(keys, want, {{"i:2", "t:c"}, {"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:d"}}), "");
+  // Right keys, but a row of one run traded for another row.
+  EXPECT_NE(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}), "");
+  keys.limit = true;  // ... which LIMIT allows in the last run only
+  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}), "");
+  EXPECT_NE(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}), "");
+  keys.offset = true;  // and OFFSET in the first
+  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}), "");
+  EXPECT_NE(Compare(keys, want, {{"i:1", "t:a"}}), "");
+  Check nocase = keys;
+  nocase.limit = nocase.offset = false;
+  nocase.keys = {1};
+  nocase.nocase = {true};
+  EXPECT_EQ(Compare(nocase, {{"i:1", "t:A"}, {"i:2", "t:a"}, {"i:3", "t:b"}},
+                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}), "");
+  nocase.nocase = {false};
+  EXPECT_NE(Compare(nocase, {{"i:1", "t:A"}, {"i:2", "t:a"}, {"i:3", "t:b"}},
+                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}), "");
+  Check exact;
+  exact.order = Check::Order::kExact;
+  EXPECT_NE(Compare(exact, {{"i:1"}, {"r:1"}}, {{"r:1"}, {"i:1"}}), "");
+  Check none;
+  EXPECT_EQ(Compare(none, {{"i:1"}, {"r:1"}}, {{"r:1"}, {"i:1"}}), "");
+  EXPECT_NE(Compare(none, {{"i:1"}, {"r:1"}}, {{"i:1"}, {"i:1"}}), "");
+}
+
+uint32_t EnvNumber(const char* name, uint32_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? static_cast<uint32_t>(std::strtoul(v, nullptr, 10)) : fallback;
+}
+
+// SQL_DIFF_SEED and SQL_DIFF_SCHEMAS run other or longer series by hand
+// (each schema gets kQueriesPerSchema queries); SQL_DIFF_DUMP prints the
+// schema and data of the first mismatching schema, to replay in a shell.
 TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   testing::TempDir dir;
-  int queries = 0, mismatches = 0, both_errors = 0;
-  for (int s = 0; s < kSchemas; ++s) {
-    const uint32_t seed = kSeed + static_cast<uint32_t>(s);
+  const uint32_t base_seed = EnvNumber("SQL_DIFF_SEED", kSeed);
+  const int schemas = static_cast<int>(EnvNumber("SQL_DIFF_SCHEMAS", kSchemas));
+  int queries = 0, ordered = 0, ordered_rows = 0, mismatches = 0, both_errors = 0;
+  for (int s = 0; s < schemas; ++s) {
+    const uint32_t seed = base_seed + static_cast<uint32_t>(s);
     Generator gen(seed);
     std::vector<std::string> ddl;
     const std::vector<Table> tables = gen.Schema(&ddl);
@@ -334,48 +729,45 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     ASSERT_TRUE((*edb)->Exec("COMMIT").ok());
     bool dumped = false;
     for (int q = 0; q < kQueriesPerSchema; ++q) {
-      bool ordered = false;
-      const std::string sql = gen.Query(tables, &ordered);
-      Outcome want = RunSqlite(sdb, sql);
-      Outcome got = RunEngine(edb->get(), sql);
+      Check check;
+      const int kind = gen.Int(0, 99);
+      const std::string sql = kind < 45   ? gen.Query(tables, &check)
+                              : kind < 92 ? gen.OrderedQuery(tables, &check)
+                                          : gen.OrderedAggregate(tables, &check);
+      const Outcome want = RunSqlite(sdb, sql);
+      const Outcome got = RunEngine(edb->get(), sql);
       ++queries;
       if (want.error && got.error) {
         ++both_errors;
         continue;
       }
-      if (sql.find(" UNION ") != std::string::npos || sql.find(" INTERSECT ") != std::string::npos ||
-          sql.find(" EXCEPT ") != std::string::npos) {
-        // Set operations keep one of several equal rows (1 and 1.0), and
-        // which one depends on scan order: compare numbers by value there.
-        NormalizeNumbers(&want.rows);
-        NormalizeNumbers(&got.rows);
+      ordered += check.order != Check::Order::kNone;
+      ordered_rows += check.order != Check::Order::kNone && want.rows.size() >= 2;
+      const std::string diff =
+          got.error != want.error ? std::string("one side failed") : Compare(check, want.rows, got.rows);
+      if (diff.empty()) continue;
+      ++mismatches;
+      if (!dumped && std::getenv("SQL_DIFF_DUMP") != nullptr) {
+        dumped = true;
+        for (const std::string& stmt : ddl) std::fprintf(stderr, "%s;\n", stmt.c_str());
       }
-      if (!ordered) {
-        std::sort(want.rows.begin(), want.rows.end());
-        std::sort(got.rows.begin(), got.rows.end());
-      }
-      if (got.error != want.error || got.rows != want.rows) {
-        ++mismatches;
-        if (!dumped && std::getenv("SQL_DIFF_DUMP") != nullptr) {
-          // The schema and data, to replay a mismatch in a shell.
-          dumped = true;
-          for (const std::string& stmt : ddl) std::fprintf(stderr, "%s;\n", stmt.c_str());
+      if (mismatches <= 20) {
+        std::string detail = "seed " + std::to_string(seed) + " query " + std::to_string(q) + ": " + sql + "\n  " + diff;
+        detail += "\n  engine" + (got.error ? " error: " + got.message : " rows: " + std::to_string(got.rows.size()));
+        detail += "\n  sqlite" + (want.error ? " error: " + want.message : " rows: " + std::to_string(want.rows.size()));
+        for (size_t i = 0; i < std::max(got.rows.size(), want.rows.size()) && i < 8; ++i) {
+          detail += "\n    " + (i < got.rows.size() ? RowText(got.rows[i]) : std::string("-")) + "   vs   " +
+                    (i < want.rows.size() ? RowText(want.rows[i]) : std::string("-"));
         }
-        if (mismatches <= 20) {
-          std::string detail = "seed " + std::to_string(seed) + " query " + std::to_string(q) + ": " + sql;
-          detail += "\n  engine" + (got.error ? " error: " + got.message : " rows: " + std::to_string(got.rows.size()));
-          detail += "\n  sqlite" + (want.error ? " error: " + want.message : " rows: " + std::to_string(want.rows.size()));
-          for (size_t i = 0; i < std::max(got.rows.size(), want.rows.size()) && i < 6; ++i) {
-            detail += "\n    " + (i < got.rows.size() ? got.rows[i] : std::string("-")) + "   vs   " +
-                      (i < want.rows.size() ? want.rows[i] : std::string("-"));
-          }
-          ADD_FAILURE() << detail;
-        }
+        ADD_FAILURE() << detail;
       }
     }
     sqlite3_close(sdb);
   }
-  EXPECT_GE(queries, 2000);
+  std::printf("%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both), %d mismatches, "
+              "seeds %u..%u\n", queries, ordered, ordered_rows, both_errors, mismatches, base_seed, base_seed + static_cast<uint32_t>(schemas) - 1);
+  EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
+  EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";
   EXPECT_EQ(mismatches, 0) << "of " << queries << " queries (" << both_errors << " failed on both)";
 }
 
