@@ -22,4 +22,8 @@ fi
 jobs=$(nproc)
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$jobs" --target perfci engine_bench
-exec "build/$preset/perfci/cli/perfci" check --meter callgrind --no-build --build-dir "build/$preset" "$@"
+# --preset: if this runner cannot use the stored baseline (another CPU as
+# valgrind presents it), check rebuilds the baseline's commit with the same
+# preset and gates Ir on that in-runner A/B (issue 13).
+exec "build/$preset/perfci/cli/perfci" check --meter callgrind --no-build --preset "$preset" \
+  --build-dir "build/$preset" "$@"

@@ -1,8 +1,10 @@
 // End to end: `perfci ab`, `aa`, `compare` and `report` as a user calls
 // them, on the fixture binaries of tests/fixtures/ab (one source; B does 10%
-// or 50% more work in BM_hash). Verdicts are asserted, timings never: the
-// callgrind A/B is deterministic, and the wall-time A/B uses a slowdown far
-// beyond any noise of this machine.
+// more work in BM_hash). Verdicts are asserted only where no load can change
+// them (issue 23): callgrind Ir, and wall time of the "recorded" fixtures,
+// which report manual times from a fixed sequence. Tests that run real
+// clock trials assert the shape of the run (pairs, samples, the report),
+// never its wall-time verdict.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,7 +78,7 @@ TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
   EXPECT_EQ(rep["summary"]["regressed"], 1);
   EXPECT_EQ(rep["summary"]["unchanged"], 2);
   const json& hash = bench(rep, "BM_hash");
-  EXPECT_EQ(hash["verdict"], "regressed");
+  EXPECT_EQ(hash["outcome"], "regressed");
   const json* ir = metric(hash, "callgrind", "ir");
   ASSERT_NE(ir, nullptr);
   EXPECT_NEAR((*ir)["comparison"]["ratio"].get<double>(), 1.10, 0.01);
@@ -89,7 +91,7 @@ TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
       mix_grew = true;
   EXPECT_TRUE(mix_grew) << hash["explanation"].dump(2);
   for (const char* name : {"BM_sort", "BM_sum"}) {
-    EXPECT_EQ(bench(rep, name)["verdict"], "unchanged") << name;
+    EXPECT_EQ(bench(rep, name)["outcome"], "unchanged") << name;
     EXPECT_NEAR((*metric(bench(rep, name), "callgrind", "ir"))["comparison"]["ratio"].get<double>(), 1.0, 0.001);
   }
   // Both sides identified.
@@ -122,48 +124,60 @@ TEST(PerfciAb, AaOfOneBinaryIsUnchangedEverywhereAndMeasuresNoise) {
   json rep = load(out);
   EXPECT_EQ(rep["mode"], "aa");
   EXPECT_EQ(rep["run"]["pairs"], 6);
-  EXPECT_EQ(rep["run"]["confirmation_pairs"], 0);
-  EXPECT_EQ(rep["summary"]["regressed"], 0);
-  EXPECT_EQ(rep["summary"]["improved"], 0);
+  // Whether a wall metric became a suspect depends on this machine's load;
+  // the run's accounting does not: confirmation runs exactly for suspects.
+  const int confirmed = rep["run"]["confirmation_pairs"].get<int>();
+  EXPECT_TRUE(confirmed == 0 || confirmed == 10) << confirmed;
   for (const char* name : {"BM_hash", "BM_sort", "BM_sum"}) {
     const json& b = bench(rep, name);
     const json* ir = metric(b, "callgrind", "ir");
     ASSERT_NE(ir, nullptr) << name;
-    EXPECT_EQ((*ir)["verdict"], "unchanged") << name;
+    EXPECT_EQ((*ir)["outcome"], "unchanged") << name;
     const json* wall = metric(b, "wall", "real_time_ns");
     ASSERT_NE(wall, nullptr) << name;
     EXPECT_EQ((*wall)["samples"]["a"].size(), 6u);
-    // A/A never claims a change; on a busy machine it may only say it cannot tell.
-    EXPECT_TRUE((*wall)["verdict"] == "unchanged" || (*wall)["verdict"] == "noisy") << (*wall)["reason"];
     ASSERT_TRUE(wall->contains("noise")) << name;
     EXPECT_GE((*wall)["noise"]["pair_noise"].get<double>(), 0);
   }
 }
 
-TEST(PerfciAb, WallTimeFindsALargeSlowdown) {
+// A fresh copy of a fixture: its run counters (recorded times, faults)
+// start at zero, so every run of the test sees the same sequence.
+// The recorded fixtures' benchmarks use manual time, which Google Benchmark
+// names "BM_hash/manual_time".
+fs::path fixture_copy(const TempDir& dir, const char* fixture, const std::string& name) {
+  fs::path copy = dir.path() / name;
+  fs::copy_file(fixture, copy);
+  fs::permissions(copy, fs::perms::owner_all);
+  return copy;
+}
+
+TEST(PerfciAb, WallTimeFindsASlowdownAndConfirmsIt) {
   TempDir dir("perfci-abw");
-  // A 10% threshold: far below the fixture's 50%, far above this machine's noise.
   write_file_atomic(dir.path() / "perfci.json", R"({"schema": "perfci.config/1",
     "suites": [{"name": "fx", "binary": "unused"}],
-    "metrics": {"wall": {"threshold": 0.10}}})");
+    "metrics": {"wall": {"threshold": 0.03}}})");
+  auto a = fixture_copy(dir, FX_REC_A, "rec_a");
+  auto b = fixture_copy(dir, FX_REC_B, "rec_b");
   auto out = dir.path() / "w.json";
-  auto r = perfci_cli({"ab", "--a", FX_A, "--b", FX_B50, "--config", (dir.path() / "perfci.json").string(),
-                       "--meter", "wall", "--pairs", "12", "--confirm-pairs", "10", "--min-time", "0.02",
-                       "--out", out.string(), "--quiet"});
+  auto r = perfci_cli({"ab", "--a", a.string(), "--b", b.string(), "--config",
+                       (dir.path() / "perfci.json").string(), "--meter", "wall", "--pairs", "12",
+                       "--confirm-pairs", "10", "--min-time", "0.01", "--out", out.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 1) << explain(r);
+  expect_valid_report(out);
   json rep = load(out);
-  const json& hash = bench(rep, "BM_hash");
-  EXPECT_EQ(hash["verdict"], "regressed");
-  // CPU time is the robust one on a shared VM (real time also counts the
-  // neighbours' load); it must find the slowdown and have it confirmed.
-  const json* cpu = metric(hash, "wall", "cpu_time_ns");
-  ASSERT_NE(cpu, nullptr);
-  EXPECT_EQ((*cpu)["verdict"], "regressed") << (*cpu)["reason"];
-  ASSERT_TRUE(cpu->contains("confirmation"));
-  EXPECT_EQ((*cpu)["confirmation"]["samples"]["a"].size(), 10u);
+  const json& hash = bench(rep, "BM_hash/manual_time");
+  EXPECT_EQ(hash["outcome"], "regressed");
+  // Real time is the recorded one: +10% +-4%, in every pair, on any machine.
   const json* real = metric(hash, "wall", "real_time_ns");
   ASSERT_NE(real, nullptr);
-  EXPECT_NE((*real)["verdict"], "improved") << (*real)["reason"];
+  EXPECT_EQ((*real)["outcome"], "regressed") << (*real)["reason"];
+  EXPECT_EQ((*real)["first_decision"]["verdict"], "regressed");
+  ASSERT_TRUE(real->contains("confirmation"));
+  EXPECT_EQ((*real)["confirmation"]["samples"]["a"].size(), 10u);
+  EXPECT_EQ((*real)["confirmation"]["decision"]["verdict"], "regressed");
+  EXPECT_NE((*real)["reason"].get<std::string>().find("confirmed by 10 fresh pairs"), std::string::npos)
+      << (*real)["reason"];
   EXPECT_EQ(rep["run"]["pairs"], 12);
   EXPECT_EQ(rep["run"]["confirmation_pairs"], 10);
   // No profiling meter was asked for: callgrind ran on the regressed benchmark
@@ -171,9 +185,30 @@ TEST(PerfciAb, WallTimeFindsALargeSlowdown) {
   ASSERT_TRUE(hash.contains("explanation"));
   EXPECT_EQ(hash["explanation"]["source"], "callgrind");
   EXPECT_FALSE(hash["explanation"]["symbols"].empty());
-  EXPECT_FALSE(bench(rep, "BM_sort").contains("detail_a"));
-  for (const char* name : {"BM_sort", "BM_sum"})
-    EXPECT_NE(bench(rep, name)["verdict"], "regressed") << name;
+  for (const char* name : {"BM_sort/manual_time", "BM_sum/manual_time"}) {
+    const json* rt = metric(bench(rep, name), "wall", "real_time_ns");
+    ASSERT_NE(rt, nullptr) << name;
+    EXPECT_NE((*rt)["outcome"], "regressed") << name << ": " << (*rt)["reason"];
+    EXPECT_NE((*rt)["outcome"], "improved") << name << ": " << (*rt)["reason"];
+  }
+}
+
+// An A/A goes through the same pipeline as an A/B, confirmation included:
+// with the recorded +-2% trial noise, no real-time verdict may claim a change.
+TEST(PerfciAb, AaOfRecordedTimesClaimsNoChange) {
+  TempDir dir("perfci-aar");
+  auto a = fixture_copy(dir, FX_REC_A, "rec_a");
+  auto out = dir.path() / "aa.json";
+  auto r = perfci_cli({"aa", a.string(), "--meter", "wall", "--pairs", "10", "--min-time", "0.01",
+                       "--out", out.string(), "--quiet"});
+  json rep = load(out);
+  for (const char* name : {"BM_hash/manual_time", "BM_sort/manual_time", "BM_sum/manual_time"}) {
+    const json* rt = metric(bench(rep, name), "wall", "real_time_ns");
+    ASSERT_NE(rt, nullptr) << name;
+    EXPECT_TRUE((*rt)["outcome"] == "unchanged" || (*rt)["outcome"] == "noisy") << name << ": " << (*rt)["reason"];
+    ASSERT_TRUE(rt->contains("noise")) << name;
+  }
+  EXPECT_NE(r.exit_code, 2) << explain(r);
 }
 
 TEST(PerfciAb, ABudgetRunsPairsUntilItIsSpentButAtLeastTheMinimum) {
@@ -181,12 +216,18 @@ TEST(PerfciAb, ABudgetRunsPairsUntilItIsSpentButAtLeastTheMinimum) {
   auto out = dir.path() / "b.json";
   auto r = perfci_cli({"aa", FX_A, "--filter", "BM_sort", "--meter", "wall", "--budget", "1s", "--min-time",
                        "0.01", "--out", out.string(), "--quiet"});
-  EXPECT_EQ(r.exit_code, 0) << explain(r);
+  // Real clock trials: the verdict (exit 0 or 1) is the machine's; the run's
+  // shape is not. An error (exit 2) would be perfci's.
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << explain(r);
   json rep = load(out);
+  expect_valid_report(out);
   EXPECT_EQ(rep["settings"]["budget_s"], 1);
   // One second is less than a pair takes here: the minimum of 5 pairs still runs.
   EXPECT_GE(rep["run"]["pairs"].get<int>(), 5);
   EXPECT_EQ(rep["benchmarks"].size(), 1u);
+  const json* rt = metric(bench(rep, "BM_sort"), "wall", "real_time_ns");
+  ASSERT_NE(rt, nullptr);
+  EXPECT_EQ((*rt)["samples"]["a"].size(), rep["run"]["pairs"].get<std::size_t>());
 }
 
 TEST(PerfciAbErrors, MissingBinaryUnknownFilterAndBadReport) {
@@ -213,13 +254,7 @@ TEST(PerfciAbErrors, MissingBinaryUnknownFilterAndBadReport) {
   EXPECT_NE(other.err_tail.find("perfci.report/1"), std::string::npos) << other.err_tail;
 }
 
-// A fresh copy of the faulty fixture: its run counters start at zero.
-fs::path faulty_copy(const TempDir& dir) {
-  fs::path copy = dir.path() / "faulty_bench";
-  fs::copy_file(FX_FAULTY, copy);
-  fs::permissions(copy, fs::perms::owner_all);
-  return copy;
-}
+fs::path faulty_copy(const TempDir& dir) { return fixture_copy(dir, FX_FAULTY, "faulty_bench"); }
 
 TEST(PerfciAbErrors, ABenchmarkThatCrashesInATrialIsMarkedFailed) {
   TempDir dir("perfci-crash");
@@ -234,7 +269,7 @@ TEST(PerfciAbErrors, ABenchmarkThatCrashesInATrialIsMarkedFailed) {
   json rep = load(out);
   EXPECT_EQ(rep["summary"]["verdict"], "failed");
   const json& crash = bench(rep, "BM_crash");
-  EXPECT_EQ(crash["verdict"], "failed");
+  EXPECT_EQ(crash["outcome"], "failed");
   std::string error = crash["error"];
   EXPECT_NE(error.find("signal 6"), std::string::npos) << error;
   EXPECT_NE(error.find("fixture: deliberate crash"), std::string::npos) << error;
@@ -253,7 +288,7 @@ TEST(PerfciAbErrors, ABenchmarkThatHangsTimesOut) {
   EXPECT_EQ(r.exit_code, 2) << explain(r);
   json rep = load(out);
   const json& hang = bench(rep, "BM_hang");
-  EXPECT_EQ(hang["verdict"], "failed");
+  EXPECT_EQ(hang["outcome"], "failed");
   EXPECT_NE(hang["error"].get<std::string>().find("timed out"), std::string::npos) << hang["error"];
   EXPECT_NE(r.err_tail.find("timed out"), std::string::npos) << r.err_tail;
   // Measured in its one pair: too few to decide, but not failed.

@@ -20,6 +20,9 @@ Profile sample_profile() {
                   "2.36-9+deb12u7", "2.36", "bb"}};
   t.cpu_features = {"avx", "avx2", "erms", "sse2"};
   t.valgrind = "valgrind-3.19.0";
+  t.valgrind_view.facts = {{"dl_platform", "haswell"},
+                           {"x86.cpu_features.isa_1", "0x7"},
+                           {"x86.cpu_features.preferred.Prefer_No_AVX512", "0x1"}};
   p.machine = {"AMD EPYC 9R14", 2, "vm", "Linux 6.1.0 x86_64"};
   p.id = profile_id(t);
   return p;

@@ -94,6 +94,8 @@ void add_package(LinkedLibrary& lib, const std::string& loader_path) {
 
 }  // namespace
 
+std::string dynamic_loader(const std::string& binary) { return read_dynamic(binary).interpreter; }
+
 bool library_matches(const std::string& soname, const std::string& pattern) {
   return soname == pattern || soname.rfind(pattern + ".so", 0) == 0;
 }

@@ -27,6 +27,10 @@ struct LinkedLibrary {
 // or the loader fails; a statically linked binary yields an empty list.
 std::vector<LinkedLibrary> linked_libraries(const std::string& binary);
 
+// The dynamic loader a binary names (PT_INTERP), "" for a static binary.
+// Throws perfci::Error when the binary is not ELF.
+std::string dynamic_loader(const std::string& binary);
+
 // True when `soname` is selected by `pattern`: equal to it, or `pattern`
 // followed by ".so" ("libc" selects "libc.so.6", not "libcap.so.2").
 bool library_matches(const std::string& soname, const std::string& pattern);

@@ -56,6 +56,28 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+std::string describe_view(const ValgrindView& v) {
+  if (!v.error.empty()) return "(unknown: " + v.error + ")";
+  if (v.facts.empty()) return "(not recorded)";
+  return std::to_string(v.facts.size()) + " facts";
+}
+
+// An unknown view is never equal to anything, itself included: nothing
+// proves the program saw the same CPU.
+void compare_views(std::vector<ProfileDifference>& out, const ValgrindView& a,
+                   const ValgrindView& b) {
+  if (!a.known() || !b.known()) {
+    out.push_back({"valgrind view", describe_view(a), describe_view(b)});
+    return;
+  }
+  for (const auto& [key, value] : a.facts) {
+    auto it = b.facts.find(key);
+    differ(out, "valgrind view " + key, value, it == b.facts.end() ? "(absent)" : it->second);
+  }
+  for (const auto& [key, value] : b.facts)
+    if (!a.facts.count(key)) differ(out, "valgrind view " + key, "(absent)", value);
+}
+
 }  // namespace
 
 Profile collect_profile(const std::string& binary, const ProfileOptions& o) {
@@ -88,6 +110,10 @@ Profile collect_profile(const std::string& binary, const ProfileOptions& o) {
   }
   p.toolchain.cpu_features = ifunc_cpu_features();
   p.toolchain.valgrind = f.valgrind;
+  if (f.valgrind.empty())
+    p.toolchain.valgrind_view.error = "valgrind is not installed";
+  else
+    p.toolchain.valgrind_view = probe_valgrind_view(dynamic_loader(binary));
   p.machine.cpu_model = f.cpu_model;
   p.machine.logical_cpus = f.logical_cpus;
   p.machine.hostname = f.hostname;
@@ -122,13 +148,19 @@ ProfileComparison compare_profiles(const Profile& a, const Profile& b) {
     differ(c.toolchain, "library " + name, version, lb.count(name) ? lb[name] : "(not linked)");
   for (const auto& [name, version] : lb)
     if (!la.count(name)) differ(c.toolchain, "library " + name, "(not linked)", version);
-  differ(c.toolchain, "cpu_features", join(x.cpu_features), join(y.cpu_features));
   differ(c.toolchain, "valgrind", x.valgrind, y.valgrind);
+  compare_views(c.toolchain, x.valgrind_view, y.valgrind_view);
+  differ(c.machine, "cpu_features (host)", join(x.cpu_features), join(y.cpu_features));
   differ(c.machine, "cpu_model", a.machine.cpu_model, b.machine.cpu_model);
   differ(c.machine, "logical_cpus", std::to_string(a.machine.logical_cpus),
          std::to_string(b.machine.logical_cpus));
   differ(c.machine, "hostname", a.machine.hostname, b.machine.hostname);
   return c;
+}
+
+static json view_json(const ValgrindView& v) {
+  if (!v.error.empty()) return {{"error", v.error}};
+  return {{"facts", v.facts}};
 }
 
 void to_json(json& j, const Profile& p) {
@@ -152,7 +184,8 @@ void to_json(json& j, const Profile& p) {
              {"build_type", t.build_type},
              {"libraries", libs},
              {"cpu_features", t.cpu_features},
-             {"valgrind", t.valgrind}}},
+             {"valgrind", t.valgrind},
+             {"valgrind_view", view_json(t.valgrind_view)}}},
            {"machine",
             {{"cpu_model", p.machine.cpu_model},
              {"logical_cpus", p.machine.logical_cpus},
@@ -181,6 +214,20 @@ Profile profile_from_json(const json& j, const std::string& where) {
   }
   p.toolchain.cpu_features = t.strings("cpu_features");
   p.toolchain.valgrind = t.str("valgrind");
+  if (t.has("valgrind_view")) {
+    Fields v(t.object("valgrind_view"), t.where("valgrind_view"));
+    if (v.has("error")) p.toolchain.valgrind_view.error = v.str("error", false);
+    if (v.has("facts")) {
+      const json& facts = v.object("facts");
+      for (auto it = facts.begin(); it != facts.end(); ++it) {
+        if (!it->is_string())
+          throw Error(v.where("facts") + "." + it.key() + ": expected a string");
+        p.toolchain.valgrind_view.facts[it.key()] = it->get<std::string>();
+      }
+    }
+  } else {
+    p.toolchain.valgrind_view.error = "not recorded (a baseline older than perfci's valgrind view)";
+  }
   Fields m(f.object("machine"), f.where("machine"));
   p.machine.cpu_model = m.str("cpu_model");
   p.machine.logical_cpus = static_cast<int>(m.count("logical_cpus"));

@@ -2,12 +2,15 @@
 // suite can be compared. Two groups, because the metrics need different ones:
 //
 // - toolchain: architecture, compiler and version, build flags, the versions
-//   of the linked libraries that run inside measured regions, the CPU
-//   features that select glibc's string routines, and valgrind's version.
+//   of the linked libraries that run inside measured regions, valgrind's
+//   version, and the CPU as the program sees it under valgrind (the
+//   valgrind view: what glibc's IFUNC selection and copy tuning read there).
 //   Callgrind Ir is deterministic: equal toolchains give equal counts on
 //   any machine, so Ir is compared (and gated) whenever these match.
-// - machine: CPU model, logical CPUs and host name. Wall time and hardware
-//   counters also need the same machine.
+// - machine: CPU model, logical CPUs, host name and the host's CPU features
+//   (/proc/cpuinfo). Wall time and hardware counters also need the same
+//   machine; the host's features are shown for callgrind, never decisive,
+//   since valgrind presents a CPU of its own (issue 13).
 //
 // The profile id ("x86_64-debian12-gcc12-release") names the baselines/
 // folder; the facts themselves, not the id, decide what is comparable.
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "perfci/baseline/linked_libraries.h"
+#include "perfci/baseline/valgrind_view.h"
 
 namespace perfci::baseline {
 
@@ -30,8 +34,12 @@ struct Toolchain {
   std::string producer;                  // the DWARF producer, whole
   std::string build_type;                // CMAKE_BUILD_TYPE of the build folder, when known
   std::vector<LinkedLibrary> libraries;  // those perfci.json selects (all by default)
+  // The host's, from /proc/cpuinfo. Kept in the toolchain's JSON where
+  // baselines have always had it, but compared as a machine fact.
   std::vector<std::string> cpu_features;
   std::string valgrind;  // "valgrind-3.19.0"; empty when absent
+  // Absent from baselines taken before issue 13: then unknown, never equal.
+  ValgrindView valgrind_view;
 };
 
 struct Machine {

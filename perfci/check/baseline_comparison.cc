@@ -23,7 +23,7 @@ const report::CheckGate& gate_of(const std::vector<report::CheckGate>& gates,
                                  const std::string& kind) {
   for (const auto& g : gates)
     if (g.kind == kind) return g;
-  static const report::CheckGate gated{"", "gated", ""};
+  static const report::CheckGate gated{"", "gated", "", "baseline"};
   return gated;
 }
 
@@ -143,12 +143,31 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     if (std::find(meters.begin(), meters.end(), g.kind) != meters.end())
       check.gates.push_back(std::move(g));
   }
+  // The reference measured here stands in for the stored baseline's Ir.
+  const bool use_reference = in.reference && in.reference->error.empty();
+  check.reference = in.reference;
+  for (auto& g : check.gates) {
+    if (g.kind != "callgrind" || !in.reference) continue;
+    if (use_reference) {
+      g.gate = "gated";
+      g.source = "reference";
+      g.reason = fmt::format(
+          "by an in-runner A/B against {} ({}), built and counted on this runner: the stored "
+          "baseline cannot gate it here ({})",
+          in.reference->revision, in.reference->commit.substr(0, 12), in.reference->why);
+    } else {
+      g.reason += "; no in-runner reference either: " + in.reference->error;
+    }
+  }
+  for (auto& g : check.gates)
+    if (g.gate == "gated" && g.source.empty()) g.source = "baseline";
 
   std::set<std::string> current_names;
   std::vector<BenchmarkRun> runs;
   for (const BenchmarkResult& cur : in.current.benchmarks) {
     current_names.insert(cur.name);
     const BenchmarkResult* base = in.baseline.results.find(cur.name);
+    const BenchmarkResult* ref = use_reference ? in.reference_results.find(cur.name) : nullptr;
     if (cur.failed()) {
       BenchmarkRun run;
       run.name = cur.name;
@@ -162,7 +181,11 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       continue;
     }
     std::map<std::pair<std::string, std::string>, double> base_values;
-    for (const auto& v : metric_values(*base)) base_values[{v.kind, v.metric}] = v.value;
+    for (const auto& v : metric_values(*base))
+      if (!use_reference || v.kind != "callgrind") base_values[{v.kind, v.metric}] = v.value;
+    if (ref && !ref->failed())
+      for (const auto& v : metric_values(*ref))
+        if (v.kind == "callgrind") base_values[{v.kind, v.metric}] = v.value;
     BenchmarkRun run;
     run.name = cur.name;
     for (const auto& v : metric_values(cur)) {
@@ -199,8 +222,9 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       // check of a benchmark outside the callgrind filter): nothing to say.
       continue;
     }
-    if (base->callgrind && cur.callgrind) {
-      run.detail_a = *base;
+    const BenchmarkResult* profile_a = use_reference ? ref : base;
+    if (profile_a && profile_a->callgrind && cur.callgrind) {
+      run.detail_a = *profile_a;
       run.detail_b = cur;
     }
     runs.push_back(std::move(run));
@@ -268,7 +292,24 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     r.benchmarks.push_back(std::move(br));
   }
   report::summarize(r);
-  check.exit_code = !check.errors.empty() ? 2 : !check.findings.empty() ? 1 : 0;
+  for (const auto& b : r.benchmarks)
+    for (const auto& m : b.run.metrics)
+      if (m.gate == "gated" || m.gate == "accepted") ++check.gated_metrics;
+  check.exit_code = !check.errors.empty()     ? 2
+                    : !check.findings.empty() ? 1
+                    : check.gated_metrics == 0 ? report::kExitNotGated
+                                               : 0;
+  if (check.exit_code == report::kExitNotGated) {
+    std::string why;
+    for (const auto& g : check.gates)
+      why += (why.empty() ? "" : "; ") + g.kind + ": " +
+             (g.gate == "gated" ? "gated, but no benchmark had it on both sides" : g.reason);
+    check.not_gated_reason =
+        "no benchmark metric could be gated against the baseline on this runner, so this run "
+        "proves nothing about a regression (" +
+        (why.empty() ? "no metric kind was measured" : why) + ")";
+  }
+  check.outcome = report::check_outcome_name(check.exit_code);
   r.check = std::move(check);
   return r;
 }

@@ -2,10 +2,16 @@
 // baseline, turned into a report (mode "check", side A the baseline, side B
 // this run) with a verdict per benchmark and metric, the oracle gap of both,
 // the contracts, the accepted regressions, and the exit code:
-//   0  nothing gated regressed, every contract holds;
+//   0  pass: at least one benchmark metric was gated, nothing gated
+//      regressed, every contract holds;
 //   1  a gated metric or oracle gap regressed beyond its threshold (and no
 //      "accepted" entry covers it), or a contract is broken;
-//   2  a benchmark failed, or a contract could not be checked.
+//   2  a benchmark failed, or a contract could not be checked;
+//   3  not gated: nothing failed, but no benchmark metric could be gated
+//      (every kind information only on this runner), so nothing was proven.
+// When the stored baseline cannot gate callgrind (another toolchain or
+// valgrind view) and a reference run is given, side A's callgrind values
+// come from that reference, measured here, and callgrind is gated on it.
 // Every metric is judged by threshold alone: the baseline is one run, so
 // there are no pairs to test; deterministic Ir needs none, and wall time is
 // gated only where perfci.json's thresholds say one run is enough.
@@ -34,6 +40,10 @@ struct CheckInputs {
   bool dirty = false;
   std::vector<ActiveAccepted> accepted;
   std::vector<report::PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
+  // The in-runner reference (fallback "compare"): its callgrind results
+  // replace the baseline's, or, with an error, say why there are none.
+  std::optional<report::CheckReference> reference;
+  RunResults reference_results;
   nlohmann::json machine = nlohmann::json::object();
   nlohmann::json settings_json = nlohmann::json::object();
   double elapsed_seconds = 0;

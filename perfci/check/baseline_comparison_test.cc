@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "perfci/baseline/baseline_fixtures.h"
 #include "perfci/report/markdown.h"
 
@@ -144,13 +146,20 @@ TEST(BaselineComparison, AnotherToolchainMakesIrInformationButTheGapStillCounts)
   CheckInputs in = inputs(with("engine/write", {21000.0, 4000.0}));  // +5% Ir: gap +5%
   in.profile.toolchain.compiler_version = "12.3.0";
   auto r = compare_with_baseline(std::move(in), config());
-  EXPECT_EQ(r.exit_code(), 0) << r.check->findings.size();
+  // Nothing of the benchmarks' own could be gated: not a pass (issue 13).
+  EXPECT_EQ(r.exit_code(), report::kExitNotGated) << r.check->findings.size();
+  EXPECT_EQ(r.check->outcome, "not gated");
+  EXPECT_EQ(r.check->gated_metrics, 0);
+  EXPECT_NE(r.check->not_gated_reason.find("callgrind: the toolchain differs"), std::string::npos)
+      << r.check->not_gated_reason;
   EXPECT_EQ(metric(r, "engine/write", "callgrind").gate, "information");
   EXPECT_EQ(metric(r, "engine/write", "callgrind").decision.verdict, stats::Verdict::kRegressed);
   EXPECT_EQ(report::benchmark_verdict(bench(r, "engine/write").run), "information");
   ASSERT_EQ(r.check->toolchain_differences.size(), 1u);
   EXPECT_EQ(r.check->toolchain_differences[0].fact, "compiler_version");
   std::string md = report::render_markdown(r);
+  EXPECT_EQ(md.rfind("## perfci check: **not gated**", 0), 0u) << md;
+  EXPECT_NE(md.find("**Not gated (exit 3):**"), std::string::npos) << md;
   EXPECT_NE(md.find("regressed (information)"), std::string::npos) << md;
   EXPECT_NE(md.find("information only: the toolchain differs"), std::string::npos) << md;
 
@@ -164,6 +173,109 @@ TEST(BaselineComparison, AnotherToolchainMakesIrInformationButTheGapStillCounts)
                 "oracle gap of write (callgrind/ir): 2.00x -> 3.00x, +50.0% (threshold 25%)"),
             std::string::npos)
       << f.check->findings[0];
+}
+
+// The fallback of issue 13: the stored baseline cannot gate Ir here, a
+// reference counted on this runner can, and then Ir is gated on it alone.
+TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
+  auto with_reference = [](std::map<std::string, Values> current, std::map<std::string, Values> ref) {
+    CheckInputs in = inputs(std::move(current));
+    in.profile.toolchain.valgrind_view.facts["x86.cpu_features.isa_1"] = "0x3";
+    in.reference = report::CheckReference{"abc123", std::string(40, 'a'),
+                                          "its valgrind view x86.cpu_features.isa_1 0x7 -> 0x3",
+                                          "/cache/abc/build", true, ""};
+    in.reference_results = sample_results(ref);
+    return in;
+  };
+  // The reference counts other Ir than the baseline (another CPU under
+  // valgrind), 1% more here: the current run equals the reference, so it passes.
+  auto here = with("engine/write", {20200.0, 4000.0});
+  here["engine/read"] = {10100.0, 2000.0};
+  auto pass = compare_with_baseline(with_reference(here, here), config({"wall"}));
+  EXPECT_EQ(pass.exit_code(), 0) << (pass.check->findings.empty() ? "" : pass.check->findings[0]);
+  EXPECT_EQ(pass.check->outcome, "pass");
+  EXPECT_EQ(pass.check->gated_metrics, 4);
+  const MetricRun& ir = metric(pass, "engine/read", "callgrind");
+  EXPECT_EQ(ir.gate, "gated");
+  EXPECT_EQ(ir.a, std::vector<double>{10100.0});  // the reference's, not the baseline's 10000
+  ASSERT_EQ(pass.check->gates[0].kind, "callgrind");
+  EXPECT_EQ(pass.check->gates[0].source, "reference");
+  EXPECT_NE(pass.check->gates[0].reason.find("in-runner A/B against abc123"), std::string::npos);
+  // Wall stays against the stored baseline (and information only here).
+  EXPECT_EQ(metric(pass, "engine/read", "wall", "real_time_ns").a, std::vector<double>{2000.0});
+  std::string md = report::render_markdown(pass);
+  EXPECT_NE(md.find("Callgrind Ir is gated against `abc123`"), std::string::npos) << md;
+
+  // +0.25% over the reference fails, naming the benchmark.
+  auto slower = here;
+  slower["engine/read"] = {10125.25, 2000.0};
+  auto fail = compare_with_baseline(with_reference(slower, here), config({"wall"}));
+  EXPECT_EQ(fail.exit_code(), 1);
+  ASSERT_FALSE(fail.check->findings.empty());
+  EXPECT_EQ(fail.check->findings[0].rfind("engine/read: callgrind ir regressed +0.25", 0), 0u)
+      << fail.check->findings[0];
+
+  // A reference that could not be measured gates nothing: not gated.
+  CheckInputs broken = with_reference(here, here);
+  broken.reference->error = "could not build abc123: no CMakeLists.txt";
+  auto none = compare_with_baseline(std::move(broken), config({"wall"}));
+  EXPECT_EQ(none.exit_code(), report::kExitNotGated);
+  EXPECT_NE(none.check->not_gated_reason.find("no in-runner reference either: could not build"),
+            std::string::npos)
+      << none.check->not_gated_reason;
+}
+
+// Every path: the headline, summary.outcome and the exit code say one thing,
+// and "pass" always means something was gated (issue 13).
+TEST(BaselineComparison, TheHeadlineTheOutcomeAndTheExitCodeAlwaysAgree) {
+  std::vector<CheckInputs> cases;
+  cases.push_back(inputs(kBase));                                         // pass
+  cases.push_back(inputs(with("engine/read", {10200.0, 2000.0})));        // fail
+  CheckInputs failed = inputs(kBase);
+  failed.current.benchmarks[0].error = "crashed";
+  cases.push_back(std::move(failed));                                     // error
+  CheckInputs foreign = inputs(kBase);
+  foreign.profile.toolchain.compiler = "clang";
+  cases.push_back(std::move(foreign));                                    // not gated
+  CheckInputs improved = inputs(with("engine/read", {9000.0, 2000.0}));  // pass, improved
+  cases.push_back(std::move(improved));
+  std::set<std::string> seen;
+  for (auto& in : cases) {
+    for (const auto& info : {std::vector<std::string>{}, std::vector<std::string>{"wall"}}) {
+      CheckInputs copy = in;
+      report::Report r = compare_with_baseline(std::move(copy), config(info));
+      const json j = r;
+      const std::string outcome = j["summary"]["outcome"];
+      seen.insert(outcome);
+      EXPECT_EQ(outcome, report::check_outcome_name(r.exit_code()));
+      EXPECT_EQ(j["summary"]["exit_code"], r.exit_code());
+      EXPECT_EQ(j["check"]["outcome"], outcome);
+      EXPECT_EQ(report::render_markdown(r).rfind("## perfci check: **" + outcome + "**", 0), 0u);
+      const std::string verdict = j["summary"]["verdict"];
+      if (outcome == "pass") {
+        EXPECT_GT(j["check"]["gated_metrics"].get<int>(), 0);
+        EXPECT_TRUE(verdict == "unchanged" || verdict == "improved" || verdict == "accepted")
+            << verdict;
+      }
+      if (verdict == "information") {
+        EXPECT_NE(outcome, "pass");
+      }
+      if (verdict == "regressed") {
+        EXPECT_EQ(outcome, "fail");
+      }
+      if (verdict == "failed") {
+        EXPECT_EQ(outcome, "error");
+      }
+      for (const auto& b : j["benchmarks"])
+        for (const auto& m : b["metrics"]) {
+          const std::string gate = m.value("gate", "");
+          EXPECT_EQ(m["outcome"], gate == "information" ? std::string("information")
+                                                        : m["decision"].get<std::string>());
+          EXPECT_FALSE(m["unit"].get<std::string>().empty());
+        }
+    }
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"pass", "fail", "error", "not gated"}));
 }
 
 TEST(BaselineComparison, AnotherMachineKeepsIrGatedAndWallInformation) {

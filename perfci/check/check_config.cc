@@ -84,6 +84,10 @@ CheckConfig check_config_from(const Config& config) {
           throw Error(f + ": unknown metric kind '" + k + "' (known: wall, counters, callgrind)");
     } else if (key == "libraries") {
       c.libraries = string_list(value, f);
+    } else if (key == "fallback") {
+      if (!value.is_string() || (value != "compare" && value != "none"))
+        throw Error(f + ": expected \"compare\" (the default) or \"none\"");
+      c.fallback_compare = value == "compare";
     } else if (key == "metrics") {
       c.policies = MetricPolicies::from_config(json{{"metrics", value}}, origin + ": check");
     } else if (key == "oracle_gap") {
@@ -98,8 +102,8 @@ CheckConfig check_config_from(const Config& config) {
     } else {
       throw Error(
           f +
-          ": unknown field (baselines, reports, meters, information_only, libraries, metrics, "
-          "oracle_gap)");
+          ": unknown field (baselines, reports, meters, information_only, libraries, fallback, "
+          "metrics, oracle_gap)");
     }
   }
   return c;

@@ -45,7 +45,7 @@ std::vector<report::CheckGate> decide_gates(const baseline::ProfileComparison& p
                                             const std::vector<std::string>& information_only) {
   std::vector<report::CheckGate> out;
   for (const char* kind : {"callgrind", "wall", "counters"}) {
-    report::CheckGate g{kind, "gated", ""};
+    report::CheckGate g{kind, "gated", "", ""};
     bool machine_bound = std::string(kind) != "callgrind";
     if (std::find(information_only.begin(), information_only.end(), kind) !=
         information_only.end()) {

@@ -48,6 +48,9 @@ void SuiteFlags::add_to(CLI::App* cmd) {
                   "check.baselines/<profile>/<suite>.json)");
   cmd->add_option("--meter", meters,
                   "Comma list of wall,counters,callgrind (default: perfci.json's check.meters)");
+  cmd->add_option("--preset", preset,
+                  "CMake preset to build with, and to build an in-runner reference with "
+                  "(default: perfci.json's build.preset)");
   cmd->add_option("--build-dir", build_dir,
                   "Build folder (default: build/<preset> beside perfci.json)");
   cmd->add_flag("--no-build", no_build, "Use what the build folder holds; do not build");
@@ -69,7 +72,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   p.root = p.config.path.parent_path();
   p.suite = p.config.suite(f.suite);
   p.check = check::check_config_from(p.config);
-  p.build_dir = f.build_dir.empty() ? p.root / "build" / p.config.build.preset
+  p.preset = f.preset.empty() ? p.config.build.preset : f.preset;
+  p.build_dir = f.build_dir.empty() ? p.root / "build" / p.preset
                                     : fs::absolute(f.build_dir).lexically_normal();
 
   // Bad meters are refused before anything is built.
@@ -82,7 +86,7 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
 
   if (!f.no_build) {
     CMakeBuildOptions o;
-    o.preset = p.config.build.preset;
+    o.preset = p.preset;
     o.targets = p.config.build.targets;
     o.jobs = f.jobs;
     auto configure = configure_command(p.root, p.build_dir, o.preset);
@@ -125,7 +129,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   return p;
 }
 
-MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const char* command) {
+MeasureOptions suite_measure_options(const PreparedSuite& p, const SuiteFlags& f,
+                                     const char* command) {
   MeasureOptions m;
   m.meters = p.settings.meters;
   m.events = p.config.events;
@@ -138,6 +143,11 @@ MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const c
   std::string cmd = command;
   if (!f.quiet)
     m.progress = [cmd](const std::string& s) { fmt::print(stderr, "perfci {}: {}\n", cmd, s); };
+  return m;
+}
+
+MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const char* command) {
+  MeasureOptions m = suite_measure_options(p, f, command);
   auto start = std::chrono::steady_clock::now();
   MeasuredSuite out;
   out.results = measure_binary(p.binary, m);
@@ -167,6 +177,7 @@ std::string baseline_update_command(const PreparedSuite& p, const SuiteFlags& f,
   if (!f.suite.empty() || p.config.suites.size() > 1)
     argv.insert(argv.end(), {"--suite", p.suite.name});
   if (!f.baseline.empty()) argv.insert(argv.end(), {"--baseline", p.baseline_file.string()});
+  if (!f.preset.empty()) argv.insert(argv.end(), {"--preset", p.preset});
   if (!f.build_dir.empty()) argv.insert(argv.end(), {"--build-dir", p.build_dir.string()});
   if (f.no_build) argv.push_back("--no-build");
   if (!f.meters.empty()) argv.insert(argv.end(), {"--meter", f.meters});

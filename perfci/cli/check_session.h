@@ -13,6 +13,7 @@
 #include "perfci/baseline/profile.h"
 #include "perfci/check/check_config.h"
 #include "perfci/config/config.h"
+#include "perfci/meters/measure.h"
 #include "perfci/runner/results.h"
 
 namespace perfci::cli {
@@ -22,6 +23,7 @@ struct SuiteFlags {
   std::string suite;        // empty: the only one
   std::string baseline;     // a baseline file, or a folder of them; empty: perfci.json's
   std::string meters;       // comma list; empty: check.meters, else meters
+  std::string preset;       // CMake preset; empty: perfci.json's build.preset
   std::string build_dir;    // empty: build/<preset> beside perfci.json
   bool no_build = false;
   int jobs = 0;
@@ -33,6 +35,7 @@ struct SuiteFlags {
 
 struct PreparedSuite {
   Config config;
+  std::string preset;          // the one the build folder is (to be) built with
   std::filesystem::path root;  // the folder of perfci.json
   SuiteConfig suite;
   check::CheckConfig check;
@@ -57,6 +60,11 @@ struct MeasuredSuite {
 
 MeasuredSuite measure_suite(const PreparedSuite& suite, const SuiteFlags& flags,
                             const char* command);
+
+// How the suite is measured: its filter, arguments, callgrind settings,
+// timeout and progress lines; `meters` as prepared.
+MeasureOptions suite_measure_options(const PreparedSuite& suite, const SuiteFlags& flags,
+                                     const char* command);
 
 // How the running perfci is typed from the current folder
 // ("build/release/perfci/cli/perfci"), for commands suggested in messages.

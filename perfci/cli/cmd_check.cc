@@ -2,9 +2,17 @@
 // compare with the stored baseline of this profile; write
 // reports/<commit>.json and reports/latest.{json,md,html}. Exit 0 (pass), 1
 // (a gated regression or a broken contract), 2 (an error: no baseline, a
-// corrupt one, a failed benchmark, bad input).
+// corrupt one, a failed benchmark, bad input), 3 (not gated: nothing could
+// be gated on this runner, so nothing was proven).
+//
+// When the stored baseline cannot gate callgrind Ir here (its toolchain or
+// valgrind view differs: a CI runner of another CPU, issue 13), check
+// builds a reference revision on this runner — --reference (a pull
+// request's merge-base), else the baseline's commit — in compare's cached
+// worktrees and gates Ir on that deterministic A/B instead.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -14,9 +22,11 @@
 #include "perfci/cli/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/env/fingerprint.h"
+#include "perfci/report/check_render.h"
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
 #include "perfci/report/oracle_gap.h"
+#include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
@@ -29,9 +39,67 @@ constexpr const char* kCommand = "check";
 
 struct CheckArgs {
   SuiteFlags suite;
-  std::string out;  // reports folder
+  std::string out;        // reports folder
+  std::string reference;  // the in-runner reference revision; empty: the baseline's commit
   bool github = false;
 };
+
+bool measures(const PreparedSuite& p, const char* kind) {
+  const auto& m = p.settings.meters;
+  return std::find(m.begin(), m.end(), kind) != m.end();
+}
+
+// Builds the reference revision in a cached worktree and counts its
+// callgrind Ir with the suite's settings. Whatever goes wrong is recorded
+// in ref.error (callgrind then stays information only), never thrown: the
+// stored baseline's other comparisons still stand.
+RunResults measure_reference(const PreparedSuite& p, const CheckArgs& a,
+                             const baseline::Baseline& base, report::CheckReference& ref) {
+  const SuiteFlags& f = a.suite;
+  ref.revision = !a.reference.empty() ? a.reference : base.provenance.commit;
+  if (ref.revision.empty()) {
+    ref.error = "the baseline records no commit to rebuild; give --reference REV";
+    return {};
+  }
+  if (a.reference.empty() && base.provenance.dirty)
+    ref.why += "; the baseline was taken with uncommitted changes on top of " +
+               ref.revision.substr(0, 12) + ", and the reference is that commit as committed";
+  try {
+    RevisionBuildOptions o;
+    o.repo = p.root;
+    o.preset = p.preset;
+    o.targets = p.config.build.targets;
+    o.jobs = f.jobs;
+    if (!f.quiet) o.progress = [](const std::string& s) { fmt::print(stderr, "perfci check: {}\n", s); };
+    say(f, kCommand,
+        "the stored baseline cannot gate callgrind here (" + ref.why + "): building " +
+            ref.revision + " as the in-runner reference");
+    RevisionBuild built = build_revision(ref.revision, o);
+    ref.commit = built.commit;
+    ref.build_dir = built.build_dir.string();
+    ref.reused = built.reused;
+    const std::string binary = (built.build_dir / p.suite.binary).string();
+    check_binary(binary);
+    // The A/B is only deterministic between builds of one toolchain.
+    baseline::ProfileOptions po;
+    po.libraries = p.check.libraries;
+    po.build_dir = built.build_dir;
+    auto profiles = baseline::compare_profiles(baseline::collect_profile(binary, po), p.profile);
+    if (!profiles.toolchain_matches()) {
+      ref.error = "the reference build of " + ref.revision +
+                  " has another toolchain than this run: " +
+                  check::describe_differences(profiles.toolchain);
+      return {};
+    }
+    MeasureOptions m = suite_measure_options(p, f, kCommand);
+    m.meters = {"callgrind"};
+    say(f, kCommand, "counting the reference " + ref.revision + " (" + binary + ")");
+    return measure_binary(binary, m);
+  } catch (const Error& e) {
+    ref.error = std::string("could not build or measure ") + ref.revision + ": " + e.what();
+    return {};
+  }
+}
 
 // Exit 2 with the remedy: the exact command that makes the missing baseline.
 [[noreturn]] void missing_baseline(const PreparedSuite& p, const SuiteFlags& f) {
@@ -75,6 +143,8 @@ void annotate(const report::Report& rep) {
   for (const auto& e : rep.check->errors) fmt::print("::error title=perfci check::{}\n", escape(e));
   for (const auto& f : rep.check->findings)
     fmt::print("::error title=perfci check::{}\n", escape(f));
+  if (!rep.check->not_gated_reason.empty())
+    fmt::print("::warning title=perfci check: not gated::{}\n", escape(rep.check->not_gated_reason));
 }
 
 std::string report_stem(const PreparedSuite& p) {
@@ -125,6 +195,20 @@ int run_check(const CheckArgs& a) {
   MeasuredSuite m = measure_suite(p, f, kCommand);
 
   check::CheckInputs in;
+  // The fallback of issue 13: a baseline that cannot gate Ir on this runner
+  // is replaced, for Ir alone, by a reference counted here.
+  const auto profiles = baseline::compare_profiles(base.profile, p.profile);
+  if (measures(p, "callgrind") && !p.check.information_only_kind("callgrind") &&
+      !profiles.toolchain_matches()) {
+    report::CheckReference ref;
+    ref.why = "its " + check::describe_differences(profiles.toolchain);
+    if (!p.check.fallback_compare)
+      ref.error = "perfci.json's check.fallback is \"none\"";
+    else
+      in.reference_results = measure_reference(p, a, base, ref);
+    if (!ref.error.empty()) say(f, kCommand, "no in-runner reference: " + ref.error);
+    in.reference = std::move(ref);
+  }
   in.baseline = std::move(base);
   in.baseline_file = p.baseline_file.lexically_relative(p.root).string();
   if (in.baseline_file.empty() || in.baseline_file.rfind("..", 0) == 0)
@@ -172,12 +256,12 @@ int run_check(const CheckArgs& a) {
   const auto& c = *rep.check;
   for (const auto& e : c.errors) fmt::print(stderr, "perfci check: error: {}\n", e);
   for (const auto& finding : c.findings) fmt::print(stderr, "perfci check: FAIL: {}\n", finding);
+  if (!c.not_gated_reason.empty()) fmt::print(stderr, "perfci check: NOT GATED: {}\n", c.not_gated_reason);
   fmt::print(stderr,
-             "perfci check: {} (exit {}); reports in {}/{{{}.json, {}.json, {}.md, {}.html}}\n",
-             rc == 0   ? "pass"
-             : rc == 1 ? "fail"
-                       : "error",
-             rc, out.string(), report_stem(p), latest, latest, latest);
+             "perfci check: {} (exit {}, {} gated metric(s)); reports in {}/{{{}.json, {}.json, "
+             "{}.md, {}.html}}\n",
+             report::check_outcome(rep), rc, c.gated_metrics, out.string(), report_stem(p), latest,
+             latest, latest);
   return rc;
 }
 
@@ -190,6 +274,10 @@ void add_check_command(CLI::App& app, CommandRunner* runner) {
   args->suite.add_to(cmd);
   cmd->add_option("--out", args->out,
                   "Reports folder (default: perfci.json's check.reports, reports/)");
+  cmd->add_option("--reference", args->reference,
+                  "Revision to build and count here when the stored baseline cannot gate "
+                  "callgrind on this runner, e.g. a pull request's merge-base (default: the "
+                  "baseline's commit)");
   cmd->add_flag(
       "--github", args->github,
       "Print ::error annotations for GitHub Actions (on by default when GITHUB_ACTIONS=true)");

@@ -64,7 +64,9 @@ std::string verdict_text(const Row& row, bool markdown) {
 }
 
 std::string gate_line(const CheckGate& g) {
-  return g.gate == "gated" ? "gated" : "information only: " + g.reason;
+  if (g.gate != "gated") return "information only: " + g.reason;
+  if (g.source == "reference") return "gated " + g.reason;
+  return "gated against the stored baseline";
 }
 
 std::string contract_name(const nlohmann::json& c) {
@@ -86,14 +88,22 @@ std::string lead(const Report& r) {
 }  // namespace
 
 std::string check_outcome(const Report& r) {
-  int code = r.exit_code();
-  return code == 0 ? "pass" : code == 1 ? "fail" : "error";
+  return r.check->outcome.empty() ? check_outcome_name(r.exit_code()) : r.check->outcome;
 }
 
 std::string render_check_markdown(const Report& r) {
   const CheckSection& c = *r.check;
   std::string md = fmt::format("## perfci check: **{}**\n\n", check_outcome(r));
+  if (!c.not_gated_reason.empty())
+    md += fmt::format("**Not gated (exit {}):** {}.\n\n", kExitNotGated,
+                      markdown_cell(c.not_gated_reason));
   md += lead(r) + "\n\n";
+  if (c.reference && c.reference->error.empty())
+    md += fmt::format(
+        "Callgrind Ir is gated against `{}` ({}), built{} and counted on this runner, because "
+        "the stored baseline cannot gate it here: {}.\n\n",
+        c.reference->revision, short_commit(c.reference->commit, false),
+        c.reference->reused ? " (cached)" : "", markdown_cell(c.reference->why));
   if (!c.errors.empty()) {
     md += "**Errors (exit 2):**\n\n";
     for (const auto& e : c.errors) md += "- " + markdown_cell(e) + "\n";
@@ -251,8 +261,12 @@ std::string render_check_html(const Report& r) {
        "svg .tick,svg "
        ".side{font-size:11px;fill:#2d3748}pre{background:#f7fafc;padding:8px;overflow:auto}";
   h += "</style>\n</head>\n<body>\n";
-  h += fmt::format("<h1>perfci check: <span class=\"{0}\">{0}</span></h1>\n<p>{1}</p>\n", outcome,
-                   html_escape(lead(r)));
+  std::string outcome_class = outcome == "not gated" ? "error" : outcome;
+  h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span></h1>\n", outcome_class, outcome);
+  if (!c.not_gated_reason.empty())
+    h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n", kExitNotGated,
+                     html_escape(c.not_gated_reason));
+  h += "<p>" + html_escape(lead(r)) + "</p>\n";
   for (const auto& [title, list] :
        {std::pair{"Errors (exit 2)", &c.errors}, {"Failing the gate (exit 1)", &c.findings}}) {
     if (list->empty()) continue;

@@ -10,6 +10,14 @@ using nlohmann::json;
 
 namespace {
 
+// What a metric counts as in the run's verdict: its decision where it is
+// gated (A/B, or a gated check metric), else what the gate made of it.
+std::string metric_outcome(const MetricRun& m) {
+  if (m.gate == "information") return "information";
+  if (m.gate == "accepted") return "accepted";
+  return std::string(stats::to_string(m.decision.verdict));
+}
+
 json samples_json(const std::vector<double>& a, const std::vector<double>& b) {
   return {{"a", a}, {"b", b}};
 }
@@ -17,12 +25,14 @@ json samples_json(const std::vector<double>& a, const std::vector<double>& b) {
 json metric_json(const MetricRun& m) {
   json j{{"kind", m.kind},
          {"metric", m.metric},
+         {"unit", metric_unit(m.kind, m.metric)},
+         {"outcome", metric_outcome(m)},
          {"policy", m.policy},
          {"samples", samples_json(m.a, m.b)},
          {"comparison", m.comparison},
          {"q_value", m.q_value ? json(*m.q_value) : json(nullptr)},
          {"first_decision", m.first_decision},
-         {"verdict", m.decision.verdict},
+         {"decision", m.decision.verdict},
          {"reason", m.decision.reason}};
   if (m.confirmation) {
     const auto& c = *m.confirmation;
@@ -53,7 +63,7 @@ MetricRun metric_from_json(const json& j) {
   m.comparison = j.at("comparison").get<stats::Comparison>();
   m.q_value = optional_number(j, "q_value");
   m.first_decision = j.at("first_decision").get<stats::Decision>();
-  m.decision.verdict = j.at("verdict").get<stats::Verdict>();
+  m.decision.verdict = j.at("decision").get<stats::Verdict>();
   m.decision.reason = j.at("reason").get<std::string>();
   if (j.contains("confirmation")) {
     const json& c = j["confirmation"];
@@ -94,6 +104,13 @@ std::string benchmark_verdict(const BenchmarkRun& b) {
   }
   if (worst.empty()) return b.metrics.empty() ? "unchanged" : "information";
   return worst;
+}
+
+std::string metric_unit(const std::string& kind, const std::string& metric) {
+  if (kind == "wall") return metric.size() > 3 && metric.ends_with("_ns") ? "ns" : "1/iteration";
+  if (kind == "callgrind") return "instructions/iteration";
+  if (metric == "ipc" || metric.ends_with("_ratio") || metric.ends_with("-ratio")) return "ratio";
+  return "events/iteration";
 }
 
 int Report::exit_code() const {
@@ -152,7 +169,7 @@ void to_json(json& j, const CheckSection& v) {
   };
   json gates = json::array();
   for (const auto& g : v.gates)
-    gates.push_back({{"kind", g.kind}, {"gate", g.gate}, {"reason", g.reason}});
+    gates.push_back({{"kind", g.kind}, {"gate", g.gate}, {"reason", g.reason}, {"source", g.source}});
   json accepted = json::array();
   for (const auto& a : v.accepted)
     accepted.push_back({{"benchmark", a.benchmark},
@@ -176,7 +193,28 @@ void to_json(json& j, const CheckSection& v) {
            {"missing_benchmarks", v.missing_benchmarks},
            {"findings", v.findings},
            {"errors", v.errors},
+           {"gated_metrics", v.gated_metrics},
+           {"outcome", v.outcome},
+           {"not_gated_reason", v.not_gated_reason},
            {"exit_code", v.exit_code}};
+  if (v.reference) {
+    const CheckReference& ref = *v.reference;
+    j["reference"] = {{"revision", ref.revision}, {"commit", ref.commit}, {"why", ref.why},
+                      {"build_dir", ref.build_dir}, {"reused", ref.reused}, {"error", ref.error}};
+  }
+}
+
+std::string check_outcome_name(int exit_code) {
+  switch (exit_code) {
+    case 0:
+      return "pass";
+    case 1:
+      return "fail";
+    case kExitNotGated:
+      return "not gated";
+    default:
+      return "error";
+  }
 }
 
 void from_json(const json& j, CheckSection& v) {
@@ -200,7 +238,7 @@ void from_json(const json& j, CheckSection& v) {
   v.gates.clear();
   for (const auto& g : j.at("gates"))
     v.gates.push_back({g.at("kind").get<std::string>(), g.at("gate").get<std::string>(),
-                       g.at("reason").get<std::string>()});
+                       g.at("reason").get<std::string>(), g.value("source", "")});
   v.accepted.clear();
   for (const auto& a : j.at("accepted"))
     v.accepted.push_back({a.at("benchmark").get<std::string>(), a.at("metric").get<std::string>(),
@@ -211,6 +249,15 @@ void from_json(const json& j, CheckSection& v) {
   v.findings = j.at("findings").get<std::vector<std::string>>();
   v.errors = j.at("errors").get<std::vector<std::string>>();
   v.exit_code = j.at("exit_code").get<int>();
+  v.gated_metrics = j.value("gated_metrics", 0);
+  v.outcome = j.value("outcome", check_outcome_name(v.exit_code));
+  v.not_gated_reason = j.value("not_gated_reason", "");
+  if (j.contains("reference")) {
+    const json& r = j["reference"];
+    v.reference = CheckReference{r.at("revision").get<std::string>(), r.at("commit").get<std::string>(),
+                                 r.at("why").get<std::string>(), r.at("build_dir").get<std::string>(),
+                                 r.at("reused").get<bool>(), r.at("error").get<std::string>()};
+  }
 }
 
 void to_json(json& j, const ContractChange& v) {
@@ -262,7 +309,7 @@ void from_json(const json& j, OracleGap& v) {
 
 void to_json(json& j, const BenchmarkReport& v) {
   const BenchmarkRun& b = v.run;
-  j = json{{"name", b.name}, {"verdict", benchmark_verdict(b)}};
+  j = json{{"name", b.name}, {"outcome", benchmark_verdict(b)}};
   if (b.failed()) j["error"] = b.error;
   json metrics = json::array();
   for (const auto& m : b.metrics) metrics.push_back(metric_json(m));
@@ -291,7 +338,9 @@ void to_json(json& j, const Report& v) {
              {"order", v.order},
              {"elapsed_s", v.elapsed_seconds}}},
            {"summary",
-            {{"verdict", v.verdict},
+            {{"outcome", v.check ? v.check->outcome : v.verdict},
+             {"verdict", v.verdict},
+             {"gated_metrics", v.check ? json(v.check->gated_metrics) : json(nullptr)},
              {"regressed", v.counts.regressed},
              {"improved", v.counts.improved},
              {"unchanged", v.counts.unchanged},

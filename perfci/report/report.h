@@ -99,7 +99,23 @@ struct CheckFact {
 struct CheckGate {
   std::string kind;    // wall, counters, callgrind
   std::string gate;    // gated or information
-  std::string reason;  // why not gated
+  std::string reason;  // why not gated, or why gated the way `source` says
+  // What side A of a gated kind is: "baseline" (the stored file) or
+  // "reference" (a revision built and measured on this runner); empty
+  // when not gated.
+  std::string source;
+};
+
+// The in-runner reference of issue 13: when the stored baseline cannot gate
+// callgrind Ir here, a revision is built and counted on this runner and Ir
+// is gated on that A/B instead.
+struct CheckReference {
+  std::string revision;  // as chosen: --reference, or the baseline's commit
+  std::string commit;    // full hash; empty when it could not be resolved
+  std::string why;       // why the stored baseline could not gate
+  std::string build_dir;
+  bool reused = false;   // a cached build of the commit was used as it was
+  std::string error;     // why no reference could be measured; empty when it was
 };
 
 struct AcceptedStatus {
@@ -124,8 +140,20 @@ struct CheckSection {
   std::vector<std::string> missing_benchmarks;  // in the baseline, not measured now
   std::vector<std::string> findings;            // one line per reason for exit 1
   std::vector<std::string> errors;              // one line per reason for exit 2
+  std::optional<CheckReference> reference;      // when the fallback ran
+  // Benchmark metrics that counted (gated or accepted): "pass" needs one.
+  int gated_metrics = 0;
+  // pass (0), fail (1), error (2) or "not gated" (3): nothing could be
+  // gated, whatever the numbers; the headline, summary.outcome and the exit
+  // code are all this one value (issue 13).
+  std::string outcome;
+  std::string not_gated_reason;  // for "not gated": what kept each kind out
   int exit_code = 0;
 };
+
+// The outcome of a check from what it found, and its exit code.
+inline constexpr int kExitNotGated = 3;
+std::string check_outcome_name(int exit_code);
 
 struct Report {
   std::string schema = kReportSchema;
@@ -156,6 +184,11 @@ struct Report {
   // oracle-gap regressions count too).
   int exit_code() const;
 };
+
+// The unit of a metric's values: "ns" (per iteration) for wall times,
+// "instructions/iteration" for callgrind Ir, "events/iteration" for
+// counters, "ratio" for derived ratios such as IPC.
+std::string metric_unit(const std::string& kind, const std::string& metric);
 
 // A benchmark's verdict over its metrics: failed, then regressed, accepted,
 // improved, noisy, unchanged. Metrics gated as "information" do not count; a

@@ -40,7 +40,7 @@ TEST(Report, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(j["summary"]["verdict"], "failed");
   EXPECT_EQ(j["summary"]["exit_code"], 2);
   EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["samples"]["a"].size(), 10u);
-  EXPECT_EQ(j["benchmarks"][0]["verdict"], "regressed");
+  EXPECT_EQ(j["benchmarks"][0]["outcome"], "regressed");
   EXPECT_TRUE(j["benchmarks"][0].contains("explanation"));
   EXPECT_TRUE(j["benchmarks"][2].contains("error"));
   EXPECT_EQ(j["a"]["revision"], "HEAD~1");
@@ -76,7 +76,7 @@ TEST(Report, MalformedReportsAreClearErrors) {
   no_run.erase("run");
   EXPECT_NE(message(no_run).find("r.json: run:"), std::string::npos);
   auto bad_metric = good;
-  bad_metric["benchmarks"][0]["metrics"][0]["verdict"] = "worse";
+  bad_metric["benchmarks"][0]["metrics"][0]["decision"] = "worse";
   EXPECT_NE(message(bad_metric).find("benchmarks[0].metrics[0]"), std::string::npos);
   auto unpaired = good;
   unpaired["benchmarks"][0]["metrics"][0]["samples"]["b"].erase(0);
