@@ -399,10 +399,10 @@ AbRun Scheduler::run() {
     }
     run.benchmarks.push_back(std::move(b));
   }
-  if (!run.aa) {
-    confirm(run);
-    add_explanation_details(run);
-  }
+  // An A/A goes through confirmation like an A/B: it measures the false
+  // positives of the whole pipeline, and a first verdict alone is not one.
+  confirm(run);
+  if (!run.aa) add_explanation_details(run);
   // A benchmark that failed during confirmation is failed, whatever the first verdict.
   for (auto& b : run.benchmarks)
     if (b.error.empty()) b.error = state_[b.name].error;

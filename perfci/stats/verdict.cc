@@ -55,12 +55,22 @@ Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<d
   const bool fell = c.ratio < down;
   const bool significant = q <= options.alpha;
   const bool interval_beyond = rose ? lo > up : hi < down;
+  // The test and the interval must tell the same story: a significant
+  // change whose interval still holds "no change" (1) is a test that a few
+  // extreme pairs swayed (a burst of load on one side), not a finding.
+  const bool interval_agrees = rose ? lo > 1 : hi < 1;
   const bool straddles = (lo <= up && hi >= up) || (lo <= down && hi >= down);
 
-  if ((rose || fell) && significant &&
+  if ((rose || fell) && significant && interval_agrees &&
       (interval_beyond || !options.require_interval_beyond_threshold)) {
     return {verdict_for_rise(rose, policy.direction),
             fmt::format("{}: significant and beyond the {} threshold", head, t)};
+  }
+  if ((rose || fell) && significant && !interval_agrees) {
+    return {Verdict::kNoisy,
+            fmt::format("{}: significant, but the interval still holds no change; more pairs "
+                        "needed",
+                        head)};
   }
   if (straddles) {
     return {Verdict::kNoisy,

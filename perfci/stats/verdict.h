@@ -4,12 +4,14 @@
 // Rules (issue 6):
 // - regressed / improved: significant after FDR control (q <= alpha) AND the
 //   estimated change lies beyond the metric's threshold in the worse / better
-//   direction. With require_interval_beyond_threshold, the whole confidence
+//   direction AND the confidence interval excludes "no change" (ratio 1) on
+//   that side: the test and the interval agree (issue 23). With require_interval_beyond_threshold, the whole confidence
 //   interval must lie beyond it too (stricter; fewer verdicts near the
 //   threshold).
 // - noisy: otherwise, when the run cannot decide at that threshold: the
 //   interval straddles +threshold or -threshold, or the estimate is beyond
-//   the threshold without significance.
+//   the threshold without significance, or significant with an interval
+//   that still holds ratio 1.
 // - unchanged: otherwise; the interval lies within +-threshold (a
 //   significant change smaller than the threshold is still "unchanged").
 // - deterministic metrics: the ratio against the threshold alone; never noisy.

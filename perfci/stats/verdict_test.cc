@@ -65,6 +65,18 @@ TEST(VerdictTest, BeyondTheThresholdButNotSignificantIsNoisy) {
   EXPECT_NE(d.reason.find("not significant"), std::string::npos);
 }
 
+// Issue 23: an A/A whose few pairs were all swayed one way by a burst of
+// load gets a significant signed-rank test, while the bootstrap interval,
+// which sees the size of each pair, still holds 1. No verdict then.
+TEST(VerdictTest, ASignificantTestWhoseIntervalHoldsNoChangeIsNoisy) {
+  const Decision up = decide(stats_of(1.045, 0.997, 1.09), kWall, 0.03);
+  EXPECT_EQ(up.verdict, Verdict::kNoisy);
+  EXPECT_NE(up.reason.find("the interval still holds no change"), std::string::npos) << up.reason;
+  EXPECT_EQ(decide(stats_of(0.95, 0.91, 1.001), kWall, 0.03).verdict, Verdict::kNoisy);
+  // The same estimate with an interval clear of 1 is a regression.
+  EXPECT_EQ(decide(stats_of(1.045, 1.004, 1.09), kWall, 0.03).verdict, Verdict::kRegressed);
+}
+
 TEST(VerdictTest, SignificanceWithoutSizeIsNotARegression) {
   EXPECT_EQ(decide(stats_of(1.025, 1.02, 1.029), kWall, 1e-6).verdict, Verdict::kUnchanged);
 }
