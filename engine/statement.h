@@ -27,6 +27,7 @@ namespace exec {
 class ExecContext;
 class SelectRun;
 class DmlRun;
+struct PragmaResult;
 }  // namespace exec
 
 class Statement {
@@ -74,6 +75,7 @@ class Statement {
   explicit Statement(Database* db);
   Status Build();
   Status Start();
+  Status StartPragma();
   Status RunOnce();
   void Finish();
   Status CheckIndex(int i) const;
@@ -86,7 +88,8 @@ class Statement {
   std::unique_ptr<exec::DmlRun> dml_;
   exec::SelectRun* select_ = nullptr;
   std::vector<plan::ExplainRow> explain_;
-  size_t explain_pos_ = 0;
+  std::unique_ptr<exec::PragmaResult> pragma_;  // a PRAGMA's rows, computed at its start
+  size_t explain_pos_ = 0;  // next row of EXPLAIN, or of pragma_
   std::vector<Value> explain_row_;
   uint64_t schema_generation_ = 0;
   std::vector<Value> binds_;

@@ -8,6 +8,7 @@
 #include "engine/exec/ddl_run.h"
 #include "engine/exec/dml_run.h"
 #include "engine/exec/exec_context.h"
+#include "engine/exec/pragma_run.h"
 #include "engine/func/cast.h"
 #include "engine/func/text_format.h"
 #include "engine/planner/explain.h"
@@ -38,7 +39,10 @@ Statement::~Statement() { Finish(); }
 
 const std::string& Statement::sql() const { return ast_->text; }
 
-bool Statement::read_only() const { return kind_ == Kind::kSelect || kind_ == Kind::kExplain; }
+bool Statement::read_only() const {
+  // The pragmas the engine runs only read (assignments it cannot honour fail).
+  return kind_ == Kind::kSelect || kind_ == Kind::kExplain || kind_ == Kind::kPragma;
+}
 
 Status Statement::Build() {
   ENGINE_RETURN_IF_ERROR(db_->RefreshSchema());
@@ -79,8 +83,11 @@ Status Statement::Build() {
     kind_ = Kind::kCommit;
   } else if (st.as<sql::RollbackStmt>()) {
     kind_ = Kind::kRollback;
-  } else {
+  } else if (const auto* s = st.as<sql::PragmaStmt>()) {
     kind_ = Kind::kPragma;
+    auto cols = exec::PragmaColumns(*db_->schema_, *s);
+    planned = cols.status();
+    if (cols.ok()) names_ = std::move(*cols);
   }
   ENGINE_RETURN_IF_ERROR(planned);
   if (st.explain != sql::ExplainMode::kNone) {
@@ -173,7 +180,6 @@ Status Statement::RunOnce() {
     }
     case Kind::kCommit: return db_->Commit();
     case Kind::kRollback: return db_->Rollback();
-    case Kind::kPragma: return Status::OK();
     default: break;
   }
   ENGINE_RETURN_IF_ERROR(db_->BeginStatementWrite());
@@ -211,7 +217,22 @@ Status Statement::RunOnce() {
   return db_->EndStatementWrite(st, OnConstraintOf(*ast_));
 }
 
+Status Statement::StartPragma() {
+  ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
+  holds_read_ = true;
+  Status st = db_->EnsureSchema();
+  if (st.ok()) {
+    if (!pragma_) pragma_ = std::make_unique<exec::PragmaResult>();
+    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(), pragma_.get());
+  }
+  // The rows own their bytes: the read transaction is not needed past here.
+  Finish();
+  explain_pos_ = 0;
+  return st;
+}
+
 Status Statement::Start() {
+  if (kind_ == Kind::kPragma) return StartPragma();
   if (kind_ == Kind::kSelect || kind_ == Kind::kExplain) {
     ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
     holds_read_ = true;
@@ -243,10 +264,20 @@ Result<bool> Statement::Step() {
       return st;
     }
     state_ = State::kRunning;
-    if (kind_ != Kind::kSelect && kind_ != Kind::kExplain) {
+    if (kind_ != Kind::kSelect && kind_ != Kind::kExplain && kind_ != Kind::kPragma) {
       state_ = State::kDone;
       return false;
     }
+  }
+  if (kind_ == Kind::kPragma) {
+    if (explain_pos_ >= pragma_->rows.size()) {
+      state_ = State::kDone;
+      row_ = nullptr;
+      if (!pragma_->after_rows.ok()) return pragma_->after_rows;
+      return false;
+    }
+    row_ = pragma_->rows[explain_pos_++].data();
+    return true;
   }
   if (kind_ == Kind::kExplain) {
     if (explain_pos_ >= explain_.size()) {

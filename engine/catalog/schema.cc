@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "engine/sql/render.h"
 
 namespace engine::catalog {
 
@@ -45,7 +44,10 @@ const ViewInfo* Schema::FindView(std::string_view name) const {
 
 TableInfo* Schema::AddTable(std::unique_ptr<TableInfo> t) {
   TableInfo* raw = t.get();
-  tables_[LowerCase(t->name)] = std::move(t);
+  std::unique_ptr<TableInfo>& slot = tables_[LowerCase(t->name)];
+  if (slot) std::erase(table_order_, slot.get());
+  slot = std::move(t);
+  table_order_.push_back(raw);
   return raw;
 }
 
@@ -63,10 +65,19 @@ namespace {
 
 bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }
 
+// sqlite3 (3.37 on) stores the six standard type names in upper case,
+// whatever case they were written in; every other type as written.
+std::string CanonicalType(const std::string& type) {
+  for (const char* std_type : {"ANY", "BLOB", "INT", "INTEGER", "REAL", "TEXT"}) {
+    if (EqualsNoCase(type, std_type)) return std_type;
+  }
+  return type;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
-                                                const sql::Ast& ast) {
+                                                const sql::Ast& /*ast*/) {
   auto t = std::make_unique<TableInfo>();
   t->name = st.name;
   t->without_rowid = st.without_rowid;
@@ -75,12 +86,12 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     if (t->FindColumn(cd.name) >= 0) return Status::SqlError("duplicate column name: " + cd.name);
     ColumnInfo c;
     c.name = cd.name;
-    c.type = cd.type;
+    c.type = CanonicalType(cd.type);
     c.affinity = AffinityOfType(cd.type);
     c.collation = func::CollationByName(cd.collation).value_or(func::Collation::kBinary);
     c.not_null = cd.not_null;
     c.primary_key = cd.primary_key;
-    if (cd.default_value != sql::kNoExpr) c.default_sql = sql::RenderExpr(ast, cd.default_value);
+    if (cd.default_value != sql::kNoExpr) c.default_sql = cd.default_text;
     if (cd.primary_key) {
       ++pk_count;
       // "INTEGER PRIMARY KEY DESC" is famously not a rowid alias.

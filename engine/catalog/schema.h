@@ -74,6 +74,9 @@ class Schema {
   const ViewInfo* FindView(std::string_view name) const;
   const std::map<std::string, std::unique_ptr<TableInfo>>& tables() const { return tables_; }
   const std::map<std::string, std::unique_ptr<ViewInfo>>& views() const { return views_; }
+  // Tables in the order they were added (sqlite_schema's order, when
+  // loaded): sqlite3 reports some things, integrity_check's, in it.
+  const std::vector<const TableInfo*>& tables_in_order() const { return table_order_; }
 
   TableInfo* AddTable(std::unique_ptr<TableInfo> t);
   const IndexInfo* AddIndex(std::unique_ptr<IndexInfo> ix);
@@ -81,6 +84,7 @@ class Schema {
 
  private:
   std::map<std::string, std::unique_ptr<TableInfo>> tables_;  // keyed by lower-case name
+  std::vector<const TableInfo*> table_order_;
   std::map<std::string, std::unique_ptr<IndexInfo>> indexes_;
   std::map<std::string, std::unique_ptr<ViewInfo>> views_;
 };

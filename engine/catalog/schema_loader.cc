@@ -17,7 +17,7 @@ std::unique_ptr<TableInfo> SchemaTableInfo(const char* name) {
   t->name = name;
   t->root = kSchemaRootPage;
   const char* cols[] = {"type", "name", "tbl_name", "rootpage", "sql"};
-  const char* types[] = {"text", "text", "text", "int", "text"};
+  const char* types[] = {"TEXT", "TEXT", "TEXT", "INT", "TEXT"};
   for (int i = 0; i < 5; ++i) {
     ColumnInfo c;
     c.name = cols[i];

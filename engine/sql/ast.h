@@ -204,6 +204,9 @@ struct ColumnDef {
   bool not_null = false;
   bool unique = false;
   ExprId default_value = kNoExpr;
+  // The DEFAULT as written (inside its parentheses, if any), which is what
+  // sqlite3's PRAGMA table_info shows.
+  std::string default_text;
   std::string collation;
   std::vector<ExprId> checks;
   ConflictAction primary_key_conflict = ConflictAction::kDefault;
@@ -307,6 +310,7 @@ struct RollbackStmt {};
 
 struct PragmaStmt {
   std::string schema;
+  uint32_t name_at = 0;  // byte offset of the (qualified) name, for "unknown database x"
   std::string name;
   std::optional<std::string> value;  // = value or (value), as written (quotes removed)
 };

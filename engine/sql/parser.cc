@@ -171,6 +171,7 @@ Status Parser::ParseBegin(Statement& st) {
 Status Parser::ParsePragma(Statement& st) {
   Advance();
   PragmaStmt pragma;
+  pragma.name_at = Peek().offset;
   ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
   pragma.schema = std::move(name.first);
   pragma.name = std::move(name.second);

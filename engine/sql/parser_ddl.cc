@@ -1,4 +1,6 @@
 // CREATE TABLE / INDEX / VIEW, with the text SQLite keeps in sqlite_schema.
+#include <cctype>
+
 #include "engine/sql/parser.h"
 
 namespace engine::sql {
@@ -177,7 +179,17 @@ Status Parser::ParseColumnDef(CreateTableStmt& table) {
       col.checks.push_back(check);
     } else if (k == TokenKind::kDefault) {
       Advance();
+      const Token first = Peek();
       ENGINE_ASSIGN_OR_RETURN(col.default_value, ParseSignedLiteral());
+      size_t begin = first.offset;
+      size_t end = last_end_;
+      if (first.kind == TokenKind::kLParen) {
+        ++begin;
+        --end;
+      }
+      while (begin < end && std::isspace(static_cast<unsigned char>(sql_[begin]))) ++begin;
+      while (end > begin && std::isspace(static_cast<unsigned char>(sql_[end - 1]))) --end;
+      col.default_text = std::string(sql_.substr(begin, end - begin));
     } else if (k == TokenKind::kCollate) {
       Advance();
       ENGINE_ASSIGN_OR_RETURN(col.collation, ParseName());
