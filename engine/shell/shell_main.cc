@@ -1,38 +1,33 @@
-// engine-shell DB [-c SQL]: SQL from -c or from stdin, printed as the sqlite3
-// shell prints it in list mode.
-#include <cstring>
+// engine-shell [OPTIONS] DB [SQL]: SQL from -c, the SQL argument or stdin,
+// printed as the sqlite3 shell prints it in list mode.
 #include <iostream>
 #include <string>
 
 #include "engine/database.h"
+#include "engine/shell/command_line.h"
 #include "engine/shell/shell.h"
 
 int main(int argc, char** argv) {
-  std::string path;
-  const char* command = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-      command = argv[++i];
-    } else if (path.empty()) {
-      path = argv[i];
-    } else if (command == nullptr) {
-      command = argv[i];  // sqlite3 DB "SQL"
-    } else {
-      std::cerr << "usage: engine-shell DB [-c SQL]\n";
+  using engine::shell::CommandLine;
+  const char* argv0 = argc > 0 ? argv[0] : "engine-shell";
+  const CommandLine cl = engine::shell::ParseCommandLine(argc, argv);
+  switch (cl.action) {
+    case CommandLine::Action::kHelp:
+      std::cerr << engine::shell::UsageText(argv0);
+      return 1;  // as sqlite3 -help
+    case CommandLine::Action::kVersion: std::cout << engine::shell::VersionText(); return 0;
+    case CommandLine::Action::kError:
+      std::cerr << argv0 << ": Error: " << cl.error << "\nUse -help for a list of options.\n";
       return 1;
-    }
+    case CommandLine::Action::kRun: break;
   }
-  if (path.empty()) {
-    std::cerr << "usage: engine-shell DB [-c SQL]\n";
-    return 1;
-  }
-  auto db = engine::Database::Open(path);
+  auto db = engine::Database::Open(cl.path);
   if (!db.ok()) {
-    std::cerr << "Error: unable to open database \"" << path << "\": " << db.status().message()
-              << "\n";
+    std::cerr << "Error: unable to open database \"" << cl.path
+              << "\": " << db.status().message() << "\n";
     return 1;
   }
   engine::shell::Shell shell(db->get(), std::cout, std::cerr);
-  if (command != nullptr) return shell.RunCommand(command);
+  if (cl.has_command) return shell.RunCommand(cl.command);
   return shell.RunScript(std::cin);
 }
