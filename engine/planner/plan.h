@@ -103,6 +103,7 @@ struct Level {
   std::vector<int32_t> residual_filters;
   std::vector<int32_t> where_filters;  // for LEFT JOIN levels: checked after null-extension
   bool left_join = false;
+  bool cross_join = false;  // CROSS JOIN: as in SQLite, the loops stay in FROM order
 };
 
 struct Core {

@@ -90,7 +90,11 @@ class Planner {
   Status AddUsing(const std::vector<std::string>& columns, int level, Core* core,
                   CoreBinding* bind);
   void FinishCore(Core* core, const CoreBinding& bind);
+  // Puts the core's loops in the order of least estimated cost (join_order.cc).
+  void OrderJoins(Core* core, const std::vector<int32_t>& where);
   int MaxLevel(int32_t node) const;
+  // The levels (by position, the first 64) that `node` reads, per src_level_.
+  uint64_t LevelMask(int32_t node) const;
   void FinishCovering(Core* core);
   bool TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_nodes,
                        const std::vector<SortKey>& order);

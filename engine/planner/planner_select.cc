@@ -89,6 +89,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
   ScopeItem item;
   Level level;
   level.left_join = join == sql::JoinType::kLeft || join == sql::JoinType::kNaturalLeft;
+  level.cross_join = join == sql::JoinType::kCross;
   if (ref.kind == sql::TableRef::Kind::kSubquery) {
     ENGINE_ASSIGN_OR_RETURN(int sel, PlanSelect(ast, ref.select, nullptr));
     const Select& s = prog_->selects[static_cast<size_t>(sel)];
@@ -502,6 +503,7 @@ void Planner::SetSingleLevel(int src) {
 
 void Planner::FinishCore(Core* core, const CoreBinding& bind) {
   if (core->values) return;
+  OrderJoins(core, bind.where);
   src_level_.assign(static_cast<size_t>(prog_->source_count), -1);
   for (size_t i = 0; i < core->levels.size(); ++i) {
     src_level_[static_cast<size_t>(core->levels[i].src)] = static_cast<int>(i);

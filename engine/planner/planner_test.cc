@@ -66,8 +66,10 @@ TEST_F(PlannerTest, Joins) {
             (V{"SCAN t USING COVERING INDEX tab", "SEARCH u USING INTEGER PRIMARY KEY (rowid=?)"}));
   EXPECT_EQ(Plan("SELECT t.c, u.v FROM t LEFT JOIN u ON u.k = t.a"),
             (V{"SCAN t", "SEARCH u USING INTEGER PRIMARY KEY (rowid=?)"}));
+  // A rowid seek into u beats an index seek into t plus its table lookup:
+  // sqlite3 3.40 puts t outside too, whatever the FROM order (join_order.cc).
   EXPECT_EQ(Plan("SELECT * FROM u, t WHERE t.a = u.k"),
-            (V{"SCAN u", "SEARCH t USING INDEX tab (a=?)"}));
+            (V{"SCAN t", "SEARCH u USING INTEGER PRIMARY KEY (rowid=?)"}));
 }
 
 TEST_F(PlannerTest, OrderByAndGrouping) {
