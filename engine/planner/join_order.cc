@@ -162,6 +162,8 @@ void Planner::OrderJoins(Core* core, const std::vector<int32_t>& where) {
     Level probe;
     probe.src = core->levels[static_cast<size_t>(t)].src;
     probe.table = core->levels[static_cast<size_t>(t)].table;
+    probe.indexed_by = core->levels[static_cast<size_t>(t)].indexed_by;
+    probe.not_indexed = core->levels[static_cast<size_t>(t)].not_indexed;
     ChooseAccess(&probe, conj, 1);
     const size_t leftover =
         probe.access == Access::kRowidIn ? conj.size() - 1 : probe.residual_filters.size();

@@ -104,6 +104,10 @@ struct Level {
   std::vector<int32_t> where_filters;  // for LEFT JOIN levels: checked after null-extension
   bool left_join = false;
   bool cross_join = false;  // CROSS JOIN: as in SQLite, the loops stay in FROM order
+  // INDEXED BY: the only access path (a seek on it, else a walk of all of
+  // it); NOT INDEXED: rowid paths and table scans only.
+  const catalog::IndexInfo* indexed_by = nullptr;
+  bool not_indexed = false;
 };
 
 struct Core {

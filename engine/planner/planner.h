@@ -65,6 +65,8 @@ class Planner {
   // Chooses the access path of a single-table DML statement's target.
   // src_level must map the level's source (see SetSingleLevel).
   void ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, int level_index);
+  // ChooseAccess without INDEXED BY's fallback to a walk of the index.
+  void ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjuncts, int level_index);
   // Makes `src` the only source of the current query level (DML targets).
   void SetSingleLevel(int src);
   Status AddValue(const Value& v, Node* n);
@@ -75,7 +77,8 @@ class Planner {
                                                   const std::string& name);
   void FinishScan(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
-                    sql::ExprId where, Scope* scope, Dml* dml);
+                    sql::ExprId where, Scope* scope, Dml* dml,
+                    const std::string& indexed_by = {}, bool not_indexed = false);
   Result<int32_t> Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
   Result<int32_t> CompileColumn(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
   Result<int32_t> CompileFunction(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
@@ -90,6 +93,9 @@ class Planner {
   Status AddUsing(const std::vector<std::string>& columns, int level, Core* core,
                   CoreBinding* bind);
   void FinishCore(Core* core, const CoreBinding& bind);
+  // INDEXED BY / NOT INDEXED of a table reference, checked against `t`.
+  Status ApplyIndexHint(const catalog::TableInfo* t, const std::string& indexed_by,
+                        bool not_indexed, Level* level);
   // Puts the core's loops in the order of least estimated cost (join_order.cc).
   void OrderJoins(Core* core, const std::vector<int32_t>& where);
   int MaxLevel(int32_t node) const;

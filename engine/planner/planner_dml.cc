@@ -94,7 +94,8 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
 }
 
 Status Planner::PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t,
-                           const std::string& alias, sql::ExprId where, Scope* scope, Dml* dml) {
+                           const std::string& alias, sql::ExprId where, Scope* scope, Dml* dml,
+                           const std::string& indexed_by, bool not_indexed) {
   ScopeItem item;
   item.name = alias.empty() ? t->name : alias;
   item.table = t;
@@ -105,6 +106,7 @@ Status Planner::PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t,
   dml->level.src = item.src;
   dml->level.table = t;
   dml->level.display = item.name;
+  ENGINE_RETURN_IF_ERROR(ApplyIndexHint(t, indexed_by, not_indexed, &dml->level));
   std::vector<sql::ExprId> terms;
   SplitAnd(ast, where, &terms);
   for (sql::ExprId e : terms) {
@@ -126,7 +128,8 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
   dml->kind = Dml::Kind::kUpdate;
   dml->conflict = st.conflict;
   Scope scope;
-  ENGINE_RETURN_IF_ERROR(PlanTarget(ast, t, st.alias, st.where, &scope, dml.get()));
+  ENGINE_RETURN_IF_ERROR(
+      PlanTarget(ast, t, st.alias, st.where, &scope, dml.get(), st.indexed_by, st.not_indexed));
   for (const auto& [name, expr] : st.assignments) {
     int c = t->FindColumn(name);
     if (c < 0 && IsRowidName(name)) c = -1;
@@ -154,7 +157,8 @@ Status Planner::PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st) {
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kDelete;
   Scope scope;
-  ENGINE_RETURN_IF_ERROR(PlanTarget(ast, t, st.alias, st.where, &scope, dml.get()));
+  ENGINE_RETURN_IF_ERROR(
+      PlanTarget(ast, t, st.alias, st.where, &scope, dml.get(), st.indexed_by, st.not_indexed));
   SetSingleLevel(dml->level.src);
   ChooseAccess(&dml->level, dml->filters, 0);
   FinishScan(dml.get());

@@ -110,6 +110,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       item.name = ref.alias.empty() ? t->name : ref.alias;
       level.table = t;
       level.display = ref.alias.empty() ? t->name : ref.alias;
+      ENGINE_RETURN_IF_ERROR(ApplyIndexHint(t, ref.indexed_by, ref.not_indexed, &level));
     } else if (const catalog::ViewInfo* v = schema_.FindView(ref.name)) {
       if (view_depth_ > 32) return Status::SqlError("view " + v->name + " is circularly defined");
       // Errors inside the view's own text have no place in the statement's.
@@ -529,7 +530,35 @@ void Planner::FinishCore(Core* core, const CoreBinding& bind) {
   }
 }
 
+Status Planner::ApplyIndexHint(const catalog::TableInfo* t, const std::string& indexed_by,
+                               bool not_indexed, Level* level) {
+  level->not_indexed = not_indexed;
+  if (indexed_by.empty()) return Status::OK();
+  const catalog::IndexInfo* ix = schema_.FindIndex(indexed_by);
+  if (ix == nullptr || !EqualsNoCase(ix->table, t->name)) {
+    return Status::SqlError("no such index: " + indexed_by);
+  }
+  level->indexed_by = ix;
+  return Status::OK();
+}
+
 void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, int level_index) {
+  if (level->indexed_by != nullptr) {
+    // INDEXED BY: a seek on that index where a conjunct allows, else a walk
+    // of the whole index (sqlite3 3.40 walks it rather than fail).
+    ChooseIndexAccess(level, conjuncts, level_index);
+    if (level->access != Access::kIndex) {
+      level->access = Access::kScan;
+      level->index = level->indexed_by;
+      level->residual_filters = conjuncts;
+    }
+    return;
+  }
+  ChooseIndexAccess(level, conjuncts, level_index);
+}
+
+void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjuncts,
+                                int level_index) {
   struct Cand {
     int col;  // table column, -1: rowid
     int kind;  // 0 eq, 1 lower, 2 upper
@@ -610,7 +639,9 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
       if (!consumed) level->residual_filters.push_back(c);
     }
   };
+  const bool forced = level->indexed_by != nullptr;
   for (int32_t c : conjuncts) {
+    if (forced) break;
     // rowid IN (constant list): a seek per value instead of a scan.
     const Node& n = prog_->node(c);
     if (n.op != Op::kInList || (n.flags & Node::kNegated) || n.nlist == 0) continue;
@@ -623,7 +654,7 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
     level->eq.assign(prog_->lists.begin() + n.list, prog_->lists.begin() + n.list + n.nlist);
     return;
   }
-  if (const Cand* eq = find(-1, 0)) {
+  if (const Cand* eq = forced ? nullptr : find(-1, 0)) {
     level->access = Access::kRowidEq;
     level->eq = {eq->expr};
     set_residual({eq});
@@ -632,7 +663,8 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
   int best_score = 0;
   const catalog::IndexInfo* best = nullptr;
   for (const catalog::IndexInfo* ix : t->indexes) {
-    if (ix->partial || !ix->binary_collation) continue;
+    if (ix->partial || !ix->binary_collation || level->not_indexed) continue;
+    if (forced && ix != level->indexed_by) continue;
     size_t k = 0;
     while (k < ix->columns.size() && find(ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k], 0)) ++k;
     int score = static_cast<int>(k) * 10;
@@ -649,7 +681,7 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
   }
   const Cand* rlo = find(-1, 1);
   const Cand* rhi = find(-1, 2);
-  const int rowid_score = (rlo ? 4 : 0) + (rhi ? 4 : 0);
+  const int rowid_score = forced ? 0 : (rlo ? 4 : 0) + (rhi ? 4 : 0);
   if (rowid_score > 0 && rowid_score >= best_score) {
     level->access = Access::kRowidRange;
     if (rlo) {
@@ -759,12 +791,15 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
     }
     case Access::kRowidRange:
     case Access::kScan:
+      if (lv.indexed_by != nullptr && lv.access == Access::kScan) {
+        return take(ProveOrder(terms, index_order(lv.index, 0)));
+      }
       if (lv.index != nullptr) return false;
       if (take(ProveOrder(terms, rowid_order))) {
         lv.rowid_order = true;
         return true;
       }
-      if (lv.access != Access::kScan) return false;
+      if (lv.access != Access::kScan || lv.not_indexed) return false;
       // A full scan may walk an index instead, when its order is the one asked for.
       for (const catalog::IndexInfo* ix : t->indexes) {
         if (ix->partial || !ix->binary_collation) continue;
@@ -794,7 +829,7 @@ void Planner::FinishCovering(Core* core) {
       }
       return true;
     };
-    if (lv.access == Access::kScan && lv.index == nullptr && !lv.rowid_order) {
+    if (lv.access == Access::kScan && lv.index == nullptr && !lv.rowid_order && !lv.not_indexed) {
       // A narrower index holds every column the query reads: scan it instead.
       const catalog::IndexInfo* pick = nullptr;
       for (const catalog::IndexInfo* ix : lv.table->indexes) {

@@ -135,6 +135,9 @@ struct TableRef {
   std::vector<TableRef> group;        // kGroup: a parenthesised join
   ExprId on = kNoExpr;
   std::vector<std::string> using_columns;
+  // INDEXED BY name / NOT INDEXED: the one index the loop must use, or none.
+  std::string indexed_by;
+  bool not_indexed = false;
 };
 
 // One SELECT ... or one VALUES (...), (...) of a compound select.
@@ -286,6 +289,9 @@ struct UpdateStmt {
   std::string schema;
   std::string table;
   std::string alias;
+  // INDEXED BY name / NOT INDEXED: the one index the loop must use, or none.
+  std::string indexed_by;
+  bool not_indexed = false;
   std::vector<std::pair<std::string, ExprId>> assignments;
   ExprId where = kNoExpr;
 };
@@ -294,6 +300,10 @@ struct DeleteStmt {
   std::string schema;
   std::string table;
   std::string alias;
+  // INDEXED BY name / NOT INDEXED: the one index the loop must use, or none.
+  std::string indexed_by;
+  bool not_indexed = false;
+
   ExprId where = kNoExpr;
 };
 

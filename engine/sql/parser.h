@@ -84,6 +84,10 @@ class Parser {
   Status ParseResultColumn(SelectCore& core);
   Status ParseFrom(std::vector<TableRef>& refs);
   Result<TableRef> ParseTableRef();
+  // INDEXED is no keyword here: the word after a table name (where SQLite's
+  // grammar takes it for the clause, never an alias), or after NOT.
+  bool AtIndexedBy();
+  Status ParseIndexedBy(std::string* indexed_by, bool* not_indexed);
   Status ParseTableRefSource(TableRef& ref);
   Status ParseJoinConstraint(TableRef& ref);
   Result<std::string> ParseOptionalAlias();

@@ -45,6 +45,7 @@ Status Parser::ParseUpdate(Statement& st) {
   if (Accept(TokenKind::kAs)) {
     ENGINE_ASSIGN_OR_RETURN(update.alias, ParseName());
   }
+  ENGINE_RETURN_IF_ERROR(ParseIndexedBy(&update.indexed_by, &update.not_indexed));
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kSet));
   do {
     ENGINE_ASSIGN_OR_RETURN(std::string column, ParseName());
@@ -69,6 +70,7 @@ Status Parser::ParseDelete(Statement& st) {
   if (Accept(TokenKind::kAs)) {
     ENGINE_ASSIGN_OR_RETURN(del.alias, ParseName());
   }
+  ENGINE_RETURN_IF_ERROR(ParseIndexedBy(&del.indexed_by, &del.not_indexed));
   if (Accept(TokenKind::kWhere)) {
     ENGINE_ASSIGN_OR_RETURN(del.where, ParseExpr());
   }

@@ -241,6 +241,24 @@ Result<ExprId> Parser::ParseBinaryTail(ExprId left, int min_prec, bool& progress
 }
 
 Result<ExprId> Parser::ParseInTail(ExprId left, bool negated) {
+  if (!PeekIs(TokenKind::kLParen) && IsName(Peek())) {
+    // "x IN t": SQLite reads a table name as (SELECT * FROM t); the planner
+    // then wants t to have one column, as for any IN subquery.
+    ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
+    Select s;
+    s.cores.emplace_back();
+    ResultColumn star;
+    star.kind = ResultColumn::Kind::kStar;
+    s.cores[0].columns.push_back(std::move(star));
+    TableRef ref;
+    ref.schema = std::move(name.first);
+    ref.name = std::move(name.second);
+    s.cores[0].from.push_back(std::move(ref));
+    ast_->selects.push_back(std::move(s));
+    last_select_height_ = 0;
+    return NewSubquery(ExprKind::kInSelect, static_cast<SelectId>(ast_->selects.size() - 1),
+                       left, negated);
+  }
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
   if (AtSelectStart()) {
     ENGINE_ASSIGN_OR_RETURN(SelectId select, ParseSelect());

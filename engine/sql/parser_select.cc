@@ -16,6 +16,20 @@ bool Parser::AtSelectStart(int ahead) {
   return k == TokenKind::kSelect || k == TokenKind::kValues;
 }
 
+namespace {
+
+// A keyword-like word written in any case ("indexed", "INDEXED").
+bool WordIs(std::string_view text, std::string_view upper) {
+  if (text.size() != upper.size()) return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i] >= 'a' && text[i] <= 'z' ? static_cast<char>(text[i] - 32) : text[i];
+    if (c != upper[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<SelectId> Parser::ParseSelect() {
   ENGINE_RETURN_IF_ERROR(EnterNesting());
   DepthGuard guard(*this);
@@ -242,8 +256,32 @@ Status Parser::ParseJoinConstraint(TableRef& ref) {
 Result<TableRef> Parser::ParseTableRef() {
   TableRef ref;
   ENGINE_RETURN_IF_ERROR(ParseTableRefSource(ref));
-  ENGINE_ASSIGN_OR_RETURN(ref.alias, ParseOptionalAlias());
+  if (!AtIndexedBy()) {
+    ENGINE_ASSIGN_OR_RETURN(ref.alias, ParseOptionalAlias());
+  }
+  if (ref.kind == TableRef::Kind::kTable) {
+    ENGINE_RETURN_IF_ERROR(ParseIndexedBy(&ref.indexed_by, &ref.not_indexed));
+  }
   return ref;
+}
+
+bool Parser::AtIndexedBy() {
+  const Token& t = Peek();
+  return t.kind == TokenKind::kIdentifier && WordIs(Text(t), "INDEXED");
+}
+
+Status Parser::ParseIndexedBy(std::string* indexed_by, bool* not_indexed) {
+  if (AtIndexedBy()) {
+    Advance();
+    ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kBy));
+    ENGINE_ASSIGN_OR_RETURN(*indexed_by, ParseName());
+  } else if (PeekIs(TokenKind::kNot) && Peek(1).kind == TokenKind::kIdentifier &&
+             WordIs(Text(Peek(1)), "INDEXED")) {
+    Advance();
+    Advance();
+    *not_indexed = true;
+  }
+  return Status::OK();
 }
 
 // Subqueries and parenthesised joins nest through here; each level counts
