@@ -76,6 +76,7 @@ class Statement {
   Status Build();
   Status Start();
   Status StartPragma();
+  Result<bool> StepPrecomputed();
   Status RunOnce();
   void Finish();
   Status CheckIndex(int i) const;

@@ -255,6 +255,30 @@ Status Statement::Start() {
   return RunOnce();
 }
 
+// The rows of a PRAGMA or EXPLAIN, computed when the statement started.
+Result<bool> Statement::StepPrecomputed() {
+  if (kind_ == Kind::kPragma) {
+    if (explain_pos_ >= pragma_->rows.size()) {
+      state_ = State::kDone;
+      row_ = nullptr;
+      if (!pragma_->after_rows.ok()) return pragma_->after_rows;
+      return false;
+    }
+    row_ = pragma_->rows[explain_pos_++].data();
+    return true;
+  }
+  if (explain_pos_ >= explain_.size()) {
+    Finish();
+    state_ = State::kDone;
+    return false;
+  }
+  const plan::ExplainRow& r = explain_[explain_pos_++];
+  explain_row_ = {Value::Integer(r.id), Value::Integer(r.parent), Value::Integer(0),
+                  Value::Text(r.detail)};
+  row_ = explain_row_.data();
+  return true;
+}
+
 Result<bool> Statement::Step() {
   if (state_ == State::kDone) ENGINE_RETURN_IF_ERROR(Reset());
   if (state_ == State::kIdle) {
@@ -269,28 +293,10 @@ Result<bool> Statement::Step() {
       return false;
     }
   }
-  if (kind_ == Kind::kPragma) {
-    if (explain_pos_ >= pragma_->rows.size()) {
-      state_ = State::kDone;
-      row_ = nullptr;
-      if (!pragma_->after_rows.ok()) return pragma_->after_rows;
-      return false;
-    }
-    row_ = pragma_->rows[explain_pos_++].data();
-    return true;
-  }
-  if (kind_ == Kind::kExplain) {
-    if (explain_pos_ >= explain_.size()) {
-      Finish();
-      state_ = State::kDone;
-      return false;
-    }
-    const plan::ExplainRow& r = explain_[explain_pos_++];
-    explain_row_ = {Value::Integer(r.id), Value::Integer(r.parent), Value::Integer(0),
-                    Value::Text(r.detail)};
-    row_ = explain_row_.data();
-    return true;
-  }
+  // One test per row for a SELECT: the pragma and EXPLAIN rows are the rare
+  // case (perfci saw a second test cost range_scan +0.29% Ir).
+  if (kind_ != Kind::kSelect) [[unlikely]]
+    return StepPrecomputed();
   Result<bool> r = select_->Next();
   if (!r.ok() || !*r) {
     Finish();
