@@ -294,8 +294,8 @@ class ContentChecker {
         }
         key.push_back(Value::Integer(rowid));
         bool exact = false;
-        ENGINE_RETURN_IF_ERROR(seekers[i]->seek_index(key.data(), static_cast<int>(key.size()),
-                                                      SeekOp::kGE, &exact));
+        ENGINE_RETURN_IF_ERROR(
+            seekers[i]->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
         if (!exact) {
           Append("row " + std::to_string(nrow) + " missing from index " + ix.name);
         }
@@ -336,7 +336,8 @@ class ContentChecker {
       if (n > 0 && ix.binary_collation) {
         int cmp = 0;
         ENGINE_RETURN_IF_ERROR(compare_record(payload.data(), payload.size(), prev_key.data(),
-                                              static_cast<int>(prev_key.size()), desc.span(), &cmp));
+                                              static_cast<int>(prev_key.size()), desc.span(),
+                                              &cmp));
         if (cmp <= 0 && !order_reported) {
           Append("index " + ix.name + " entry " + std::to_string(n + 1) + " out of order");
           order_reported = true;
@@ -359,7 +360,8 @@ class ContentChecker {
       prev.assign(payload.begin(), payload.end());
       ENGINE_RETURN_IF_ERROR(prev_reader.Parse(prev.data(), prev.size()));
       prev_key.clear();
-      for (int i = 0; i < prev_reader.column_count(); ++i) prev_key.push_back(prev_reader.column(i));
+      for (int i = 0; i < prev_reader.column_count(); ++i)
+        prev_key.push_back(prev_reader.column(i));
     }
     ENGINE_RETURN_IF_ERROR(st);
     c.close();

@@ -64,20 +64,57 @@ const std::vector<PragmaDef>& Pragmas() {
         {"integrity_check", Pragma::kIntegrityCheck, {"integrity_check"}},
         {"quick_check", Pragma::kQuickCheck, {"quick_check"}},
     };
-    for (const char* name :
-         {"analysis_limit", "auto_vacuum", "automatic_index", "busy_timeout", "cache_size",
-          "cache_spill", "case_sensitive_like", "cell_size_check", "checkpoint_fullfsync",
-          "collation_list", "compile_options", "count_changes", "data_version",
-          "default_cache_size", "defer_foreign_keys", "empty_result_callbacks",
-          "foreign_key_check", "foreign_key_list", "foreign_keys", "full_column_names",
-          "fullfsync", "function_list", "hard_heap_limit", "ignore_check_constraints",
-          "incremental_vacuum", "index_xinfo", "journal_size_limit", "legacy_alter_table",
-          "locking_mode", "max_page_count", "mmap_size", "module_list", "optimize",
-          "pragma_list", "query_only", "read_uncommitted", "recursive_triggers",
-          "reverse_unordered_selects", "secure_delete", "short_column_names", "shrink_memory",
-          "soft_heap_limit", "synchronous", "table_list", "temp_store", "temp_store_directory",
-          "threads", "trusted_schema", "wal_autocheckpoint", "wal_checkpoint",
-          "writable_schema"}) {
+    for (const char* name : {"analysis_limit",
+                             "auto_vacuum",
+                             "automatic_index",
+                             "busy_timeout",
+                             "cache_size",
+                             "cache_spill",
+                             "case_sensitive_like",
+                             "cell_size_check",
+                             "checkpoint_fullfsync",
+                             "collation_list",
+                             "compile_options",
+                             "count_changes",
+                             "data_version",
+                             "default_cache_size",
+                             "defer_foreign_keys",
+                             "empty_result_callbacks",
+                             "foreign_key_check",
+                             "foreign_key_list",
+                             "foreign_keys",
+                             "full_column_names",
+                             "fullfsync",
+                             "function_list",
+                             "hard_heap_limit",
+                             "ignore_check_constraints",
+                             "incremental_vacuum",
+                             "index_xinfo",
+                             "journal_size_limit",
+                             "legacy_alter_table",
+                             "locking_mode",
+                             "max_page_count",
+                             "mmap_size",
+                             "module_list",
+                             "optimize",
+                             "pragma_list",
+                             "query_only",
+                             "read_uncommitted",
+                             "recursive_triggers",
+                             "reverse_unordered_selects",
+                             "secure_delete",
+                             "short_column_names",
+                             "shrink_memory",
+                             "soft_heap_limit",
+                             "synchronous",
+                             "table_list",
+                             "temp_store",
+                             "temp_store_directory",
+                             "threads",
+                             "trusted_schema",
+                             "wal_autocheckpoint",
+                             "wal_checkpoint",
+                             "writable_schema"}) {
       d.push_back({name, Pragma::kUnsupported, {}});
     }
     return d;
@@ -259,8 +296,8 @@ Status Integrity(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
   ENGINE_ASSIGN_OR_RETURN(std::vector<std::string> lines,
                           CheckIntegrity(tree, schema, opts, &stopped));
   if (!stopped.ok()) {
-    rows_out->after_rows = Status::Corruption("database disk image is malformed (" +
-                                              stopped.message() + ")");
+    rows_out->after_rows =
+        Status::Corruption("database disk image is malformed (" + stopped.message() + ")");
   }
   for (std::string& l : lines) rows->Add().Text(std::move(l));
   return Status::OK();
@@ -332,19 +369,29 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       }
       rows.Add().Int(pager.page_size());
       return Status::OK();
-    case Pragma::kPageCount: rows.Add().Int(pager.page_count()); return Status::OK();
-    case Pragma::kFreelistCount: rows.Add().Int(pager.freelist_count()); return Status::OK();
-    case Pragma::kSchemaVersion: return read_only_header(hdr::kSchemaCookie);
-    case Pragma::kUserVersion: return read_only_header(60);
-    case Pragma::kApplicationId: return read_only_header(68);
+    case Pragma::kPageCount:
+      rows.Add().Int(pager.page_count());
+      return Status::OK();
+    case Pragma::kFreelistCount:
+      rows.Add().Int(pager.freelist_count());
+      return Status::OK();
+    case Pragma::kSchemaVersion:
+      return read_only_header(hdr::kSchemaCookie);
+    case Pragma::kUserVersion:
+      return read_only_header(60);
+    case Pragma::kApplicationId:
+      return read_only_header(68);
     case Pragma::kEncoding:
       // Setting the encoding of an existing database is a no-op in sqlite3;
       // the engine reads only UTF-8 files.
       if (!p.value) rows.Add().Text("UTF-8");
       return Status::OK();
-    case Pragma::kJournalMode: return JournalMode(p.value, &rows);
-    case Pragma::kIntegrityCheck: return Integrity(tree, schema, p, false, &rows, out);
-    case Pragma::kQuickCheck: return Integrity(tree, schema, p, true, &rows, out);
+    case Pragma::kJournalMode:
+      return JournalMode(p.value, &rows);
+    case Pragma::kIntegrityCheck:
+      return Integrity(tree, schema, p, false, &rows, out);
+    case Pragma::kQuickCheck:
+      return Integrity(tree, schema, p, true, &rows, out);
   }
   return Status::OK();
 }

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "engine/storage/btree_page.h"
 #include "engine/testing/sqlite_oracle.h"
 #include "engine/testing/temp_dir.h"
-#include "engine/storage/btree_page.h"
 #include "engine/util/coding.h"
 #include "engine/util/varint.h"
 
@@ -78,7 +78,8 @@ std::vector<uint8_t> ReadFile(const std::string& path) {
 
 void WriteFile(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
 }
 
 class PragmaTest : public ::testing::Test {
@@ -138,18 +139,18 @@ TEST_F(PragmaTest, FilePragmasAnswerAsSqlite) {
         "PRAGMA page_size = 1024", "PRAGMA integrity_check", "PRAGMA quick_check",
         "PRAGMA integrity_check(t)", "PRAGMA integrity_check(3)", "PRAGMA integrity_check(0)",
         // Not pragmas at all: no-ops in sqlite3 too.
-        "PRAGMA no_such_pragma", "PRAGMA no_such_pragma = 1",
-        "PRAGMA x.page_size", "PRAGMA integrity_check(nosuch)"}) {
+        "PRAGMA no_such_pragma", "PRAGMA no_such_pragma = 1", "PRAGMA x.page_size",
+        "PRAGMA integrity_check(nosuch)"}) {
     ExpectSame(sql);
   }
 }
 
 TEST_F(PragmaTest, UnsupportedPragmasFailRatherThanAnswerNothing) {
   Sqlite("CREATE TABLE t(a)");
-  for (const char* sql : {"PRAGMA cache_size", "PRAGMA foreign_keys", "PRAGMA synchronous = OFF",
-                          "PRAGMA journal_mode = WAL", "PRAGMA journal_mode = MEMORY",
-                          "PRAGMA page_size = 8192", "PRAGMA user_version = 3",
-                          "PRAGMA temp.page_size"}) {
+  for (const char* sql :
+       {"PRAGMA cache_size", "PRAGMA foreign_keys", "PRAGMA synchronous = OFF",
+        "PRAGMA journal_mode = WAL", "PRAGMA journal_mode = MEMORY", "PRAGMA page_size = 8192",
+        "PRAGMA user_version = 3", "PRAGMA temp.page_size"}) {
     const std::vector<std::string> rows = EngineRows(path_, sql);
     ASSERT_EQ(rows.size(), 1u) << sql;
     EXPECT_EQ(rows[0].rfind("error", 0), 0u) << sql << " gave " << rows[0];
@@ -250,8 +251,8 @@ class IntegrityTest : public PragmaTest {
 
 TEST_F(IntegrityTest, SoundFileIsOk) {
   MakeDatabase();
-  for (const char* sql : {"PRAGMA integrity_check", "PRAGMA quick_check", "PRAGMA integrity_check(t)",
-                          "PRAGMA integrity_check(big)"}) {
+  for (const char* sql : {"PRAGMA integrity_check", "PRAGMA quick_check",
+                          "PRAGMA integrity_check(t)", "PRAGMA integrity_check(big)"}) {
     EXPECT_EQ(EngineRows(path_, sql), std::vector<std::string>{"ok"}) << sql;
   }
 }
@@ -268,13 +269,15 @@ TEST_F(IntegrityTest, FilesTheEngineWroteAreOk) {
     ASSERT_TRUE((*db)->Exec("BEGIN").ok());
     for (int i = 0; i < 3000; ++i) {
       const std::string n = std::to_string(i);
-      ASSERT_TRUE((*db)->Exec("INSERT INTO t VALUES (" + n + ", 'row" + n + "', " + n +
-                              "); INSERT INTO w VALUES (" + n + ", zeroblob(" +
-                              std::to_string(i % 5 == 0 ? 2000 : 10) + "))")
+      ASSERT_TRUE((*db)
+                      ->Exec("INSERT INTO t VALUES (" + n + ", 'row" + n + "', " + n +
+                             "); INSERT INTO w VALUES (" + n + ", zeroblob(" +
+                             std::to_string(i % 5 == 0 ? 2000 : 10) + "))")
                       .ok());
     }
-    ASSERT_TRUE((*db)->Exec("COMMIT; DELETE FROM t WHERE a % 3 = 0; DELETE FROM w WHERE x < 1500;"
-                            "UPDATE t SET b = b || 'x' WHERE a % 5 = 1")
+    ASSERT_TRUE((*db)
+                    ->Exec("COMMIT; DELETE FROM t WHERE a % 3 = 0; DELETE FROM w WHERE x < 1500;"
+                           "UPDATE t SET b = b || 'x' WHERE a % 5 = 1")
                     .ok());
   }
   ASSERT_EQ(SqliteRows(path_, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
@@ -388,17 +391,22 @@ TEST_F(IntegrityTest, IndexesOfTheWrongTable) {
   // for one and adds strays to the other.
   const uint32_t tb = Root("tb");
   const uint32_t t2b = Root("t2b");
-  Sqlite("PRAGMA writable_schema = ON;"
-         "UPDATE sqlite_schema SET rootpage = " + std::to_string(t2b) + " WHERE name = 'tb';"
-         "UPDATE sqlite_schema SET rootpage = " + std::to_string(tb) + " WHERE name = 't2b';");
+  Sqlite(
+      "PRAGMA writable_schema = ON;"
+      "UPDATE sqlite_schema SET rootpage = " +
+      std::to_string(t2b) +
+      " WHERE name = 'tb';"
+      "UPDATE sqlite_schema SET rootpage = " +
+      std::to_string(tb) + " WHERE name = 't2b';");
   ExpectSameReport("indexes swapped");
 }
 
 TEST_F(IntegrityTest, NullInNotNullColumn) {
   MakeDatabase();
-  Sqlite("CREATE TABLE n(a, b); INSERT INTO n VALUES (1, NULL), (2, 'x'), (NULL, NULL);"
-         "PRAGMA writable_schema = ON;"
-         "UPDATE sqlite_schema SET sql = 'CREATE TABLE n(a NOT NULL, b NOT NULL)' WHERE name = 'n';");
+  Sqlite(
+      "CREATE TABLE n(a, b); INSERT INTO n VALUES (1, NULL), (2, 'x'), (NULL, NULL);"
+      "PRAGMA writable_schema = ON;"
+      "UPDATE sqlite_schema SET sql = 'CREATE TABLE n(a NOT NULL, b NOT NULL)' WHERE name = 'n';");
   ExpectSameReport("NULLs where NOT NULL");
   EXPECT_EQ(EngineRows(path_, "PRAGMA integrity_check(n)"),
             SqliteRows(path_, "PRAGMA integrity_check(n)"));

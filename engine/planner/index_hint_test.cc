@@ -20,11 +20,11 @@ class IndexHintTest : public ::testing::Test {
   void SetUp() override {
     path_ = dir_.file("h.db");
     testing::SqliteDb db(path_);
-    ASSERT_TRUE(db.Exec(
-        "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c); CREATE INDEX tb ON t(b);"
-        "CREATE INDEX tc ON t(c); CREATE TABLE u(x); CREATE TABLE two(p, q);"
-        "INSERT INTO t VALUES (1, 2, 3), (2, 3, 4), (3, NULL, 1), (4, 3, 9);"
-        "INSERT INTO u VALUES (2), (3), (NULL), (9); INSERT INTO two VALUES (1, 2);"))
+    ASSERT_TRUE(
+        db.Exec("CREATE TABLE t(a INTEGER PRIMARY KEY, b, c); CREATE INDEX tb ON t(b);"
+                "CREATE INDEX tc ON t(c); CREATE TABLE u(x); CREATE TABLE two(p, q);"
+                "INSERT INTO t VALUES (1, 2, 3), (2, 3, 4), (3, NULL, 1), (4, 3, 9);"
+                "INSERT INTO u VALUES (2), (3), (NULL), (9); INSERT INTO two VALUES (1, 2);"))
         << db.error();
   }
 
@@ -82,8 +82,10 @@ class IndexHintTest : public ::testing::Test {
 
 TEST_F(IndexHintTest, IndexedByForcesTheIndex) {
   for (const char* sql :
-       {"SELECT * FROM t INDEXED BY tb WHERE b = 3", "SELECT * FROM t INDEXED BY tc WHERE c > 1 AND b = 3",
-        "SELECT * FROM t INDEXED BY tb WHERE b > 2", "SELECT * FROM t AS x INDEXED BY tb WHERE x.b = 2",
+       {"SELECT * FROM t INDEXED BY tb WHERE b = 3",
+        "SELECT * FROM t INDEXED BY tc WHERE c > 1 AND b = 3",
+        "SELECT * FROM t INDEXED BY tb WHERE b > 2",
+        "SELECT * FROM t AS x INDEXED BY tb WHERE x.b = 2",
         "SELECT * FROM t INDEXED BY TB WHERE b = 2",
         // No usable term: the whole index is walked, in its order.
         "SELECT * FROM t INDEXED BY tb", "SELECT * FROM t INDEXED BY tb WHERE a = 1",
@@ -117,8 +119,9 @@ TEST_F(IndexHintTest, DmlTakesTheHint) {
   const std::string data = path_;
   int n = 0;
   for (const char* sql :
-       {"UPDATE t INDEXED BY tc SET c = 5 WHERE b = 2", "UPDATE t NOT INDEXED SET c = 6 WHERE b = 3",
-        "DELETE FROM t INDEXED BY tb WHERE b = 3", "UPDATE t INDEXED BY tb SET c = c + 1"}) {
+       {"UPDATE t INDEXED BY tc SET c = 5 WHERE b = 2",
+        "UPDATE t NOT INDEXED SET c = 6 WHERE b = 3", "DELETE FROM t INDEXED BY tb WHERE b = 3",
+        "UPDATE t INDEXED BY tb SET c = c + 1"}) {
     // Each side changes its own copy of the data.
     const std::string mine = dir_.file("e" + std::to_string(n) + ".db");
     const std::string theirs = dir_.file("s" + std::to_string(n++) + ".db");
@@ -137,7 +140,8 @@ TEST_F(IndexHintTest, DmlTakesTheHint) {
 TEST_F(IndexHintTest, InATable) {
   for (const char* sql :
        {"SELECT a FROM t WHERE b IN u ORDER BY a", "SELECT a FROM t WHERE b NOT IN u",
-        "SELECT a FROM t WHERE b IN main.u ORDER BY a", "SELECT b IN u, c NOT IN u FROM t ORDER BY a",
+        "SELECT a FROM t WHERE b IN main.u ORDER BY a",
+        "SELECT b IN u, c NOT IN u FROM t ORDER BY a",
         "SELECT a FROM t WHERE b IN \"u\" ORDER BY a", "SELECT a FROM t WHERE b IN nosuch",
         "SELECT a FROM t WHERE b IN two", "SELECT a FROM t WHERE b IN t"}) {
     EXPECT_EQ(Engine(sql), Sqlite(sql)) << sql;

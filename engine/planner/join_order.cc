@@ -105,13 +105,15 @@ uint64_t Planner::LevelMask(int32_t id) const {
     return l >= 0 && l < 64 ? uint64_t{1} << l : 0;
   };
   switch (n.op) {
-    case Op::kColumn: return bit_of(n.src);
+    case Op::kColumn:
+      return bit_of(n.src);
     case Op::kExists:
     case Op::kScalar:
     case Op::kInSelect:
       for (int src : prog_->selects[static_cast<size_t>(n.src)].outer_refs) m |= bit_of(src);
       break;
-    default: break;
+    default:
+      break;
   }
   if (n.a >= 0) m |= LevelMask(n.a);
   if (n.b >= 0) m |= LevelMask(n.b);
@@ -151,8 +153,9 @@ void Planner::OrderJoins(Core* core, const std::vector<int32_t>& where) {
   auto estimate = [&](int t, uint64_t bound) {
     for (size_t i = 0; i < n; ++i) {
       const int src = core->levels[i].src;
-      src_level_[static_cast<size_t>(src)] =
-          static_cast<int>(i) == t ? 1 : ((bound >> i) & 1) ? 0 : 2;
+      src_level_[static_cast<size_t>(src)] = static_cast<int>(i) == t ? 1
+                                             : ((bound >> i) & 1)     ? 0
+                                                                      : 2;
     }
     conj.clear();
     const uint64_t bit = uint64_t{1} << t;
@@ -202,8 +205,8 @@ void Planner::OrderJoins(Core* core, const std::vector<int32_t>& where) {
         if ((p.mask >> t) & 1) continue;
         Path q = extend(p, static_cast<int>(t));
         // One path per set of tables: the cheapest (the first found on a tie).
-        auto same = std::find_if(next.begin(), next.end(),
-                                 [&](const Path& o) { return o.mask == q.mask; });
+        auto same =
+            std::find_if(next.begin(), next.end(), [&](const Path& o) { return o.mask == q.mask; });
         if (same != next.end()) {
           if (Cheaper(q, *same)) *same = std::move(q);
           continue;

@@ -76,8 +76,8 @@ class JoinOrderTest : public ::testing::Test {
     }
     std::string where;
     for (int k = 0; k + 1 < n; ++k) {
-      where += (k > 0 ? " AND t" : "t") + std::to_string(k) + ".nxt = t" + std::to_string(k + 1) +
-               ".id";
+      where +=
+          (k > 0 ? " AND t" : "t") + std::to_string(k) + ".nxt = t" + std::to_string(k + 1) + ".id";
     }
     return "SELECT count(*), sum(t" + std::to_string(n - 1) + ".id) FROM " + from + " WHERE " +
            where;
@@ -88,8 +88,9 @@ class JoinOrderTest : public ::testing::Test {
 };
 
 TEST_F(JoinOrderTest, TheTableAnEqualityReachesGoesInside) {
-  Exec("CREATE TABLE a(id INTEGER PRIMARY KEY, x); CREATE TABLE b(id INTEGER PRIMARY KEY, y);"
-       "CREATE TABLE c(p, q); CREATE INDEX cp ON c(p);");
+  Exec(
+      "CREATE TABLE a(id INTEGER PRIMARY KEY, x); CREATE TABLE b(id INTEGER PRIMARY KEY, y);"
+      "CREATE TABLE c(p, q); CREATE INDEX cp ON c(p);");
   // Written with the lookup table first: b can only be reached by its key.
   EXPECT_EQ(Plan("SELECT * FROM b, a WHERE b.id = a.x"),
             (V{"SCAN a", "SEARCH b USING INTEGER PRIMARY KEY (rowid=?)"}));
@@ -118,9 +119,10 @@ TEST_F(JoinOrderTest, OuterAndCrossJoinsKeepTheirOrder) {
 }
 
 TEST_F(JoinOrderTest, ReorderedJoinsGiveTheSameRows) {
-  Exec("CREATE TABLE a(id INTEGER PRIMARY KEY, x); CREATE TABLE b(id INTEGER PRIMARY KEY, y);"
-       "INSERT INTO a VALUES (1, 2), (2, 3), (3, NULL), (4, 2);"
-       "INSERT INTO b VALUES (2, 'two'), (3, 'three');");
+  Exec(
+      "CREATE TABLE a(id INTEGER PRIMARY KEY, x); CREATE TABLE b(id INTEGER PRIMARY KEY, y);"
+      "INSERT INTO a VALUES (1, 2), (2, 3), (3, NULL), (4, 2);"
+      "INSERT INTO b VALUES (2, 'two'), (3, 'three');");
   EXPECT_EQ(Rows("SELECT a.id, b.y FROM b, a WHERE b.id = a.x ORDER BY a.id"),
             (V{"1|two", "2|three", "4|two"}));
 }

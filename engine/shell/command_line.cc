@@ -48,14 +48,13 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
 
 std::string UsageText(std::string_view argv0) {
   std::string s = "Usage: " + std::string(argv0) + " [OPTIONS] FILENAME [SQL]\n";
-  s +=
-      "FILENAME is the name of a database in the SQLite 3 file format. A new database\n"
-      "is created if the file does not previously exist. SQL runs and the shell exits;\n"
-      "without it, SQL and dot-commands are read from standard input.\n"
-      "OPTIONS include:\n"
-      "   -c SQL               run SQL and exit (the same as the SQL argument)\n"
-      "   -help                show this message\n"
-      "   -version             show the engine's version\n";
+  s += "FILENAME is the name of a database in the SQLite 3 file format. A new database\n"
+       "is created if the file does not previously exist. SQL runs and the shell exits;\n"
+       "without it, SQL and dot-commands are read from standard input.\n"
+       "OPTIONS include:\n"
+       "   -c SQL               run SQL and exit (the same as the SQL argument)\n"
+       "   -help                show this message\n"
+       "   -version             show the engine's version\n";
   return s;
 }
 

@@ -70,7 +70,8 @@ TEST_F(ShellBinaryTest, HelpGoesToStderrAndExitsOneLikeSqlite3) {
     const testing::ProgramOutput p = Run({opt});
     EXPECT_EQ(p.exit_status, 1) << opt;
     EXPECT_EQ(p.out, "") << opt;
-    EXPECT_EQ(p.err.rfind("Usage: " ENGINE_SHELL_PATH " [OPTIONS] FILENAME [SQL]\n", 0), 0u) << p.err;
+    EXPECT_EQ(p.err.rfind("Usage: " ENGINE_SHELL_PATH " [OPTIONS] FILENAME [SQL]\n", 0), 0u)
+        << p.err;
     EXPECT_TRUE(DirEmpty()) << opt;
   }
 }
@@ -96,7 +97,8 @@ TEST_F(ShellBinaryTest, UnknownOptionIsAnErrorNamingIt) {
   if (!sqlite3.empty()) {
     const testing::ProgramOutput s = testing::RunProgram({sqlite3, "--bogus", "x.db"}, "");
     EXPECT_EQ(s.exit_status, 1);
-    EXPECT_EQ(s.err, sqlite3 + ": Error: unknown option: -bogus\nUse -help for a list of options.\n");
+    EXPECT_EQ(s.err,
+              sqlite3 + ": Error: unknown option: -bogus\nUse -help for a list of options.\n");
   }
 }
 

@@ -14,9 +14,8 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 // Environment variables that change which implementation glibc binds or how
 // the dynamic loader resolves symbols, and with them the instruction count.
 bool decisive_env(const std::string& assignment) {
-  static constexpr std::array<const char*, 5> kNames{"GLIBC_TUNABLES=", "LD_BIND_NOW=",
-                                                     "LD_PRELOAD=", "LD_LIBRARY_PATH=",
-                                                     "LD_HWCAP_MASK="};
+  static constexpr std::array<const char*, 5> kNames{
+      "GLIBC_TUNABLES=", "LD_BIND_NOW=", "LD_PRELOAD=", "LD_LIBRARY_PATH=", "LD_HWCAP_MASK="};
   for (const char* n : kNames)
     if (starts_with(assignment, n)) return true;
   return false;
@@ -45,7 +44,8 @@ std::map<std::string, std::string> parse_loader_diagnostics(const std::string& t
       }
       continue;
     }
-    const bool cpu = starts_with(key, "x86.cpu_features.") && key.find(".cpuid[") == std::string::npos;
+    const bool cpu =
+        starts_with(key, "x86.cpu_features.") && key.find(".cpuid[") == std::string::npos;
     const bool loader = key == "dl_hwcap" || key == "dl_hwcap2" || key == "dl_hwcap_important" ||
                         key == "dl_platform" || key == "dl_hwcaps_subdirs_active" ||
                         key == "dl_string_platform";

@@ -36,6 +36,7 @@ std::map<std::string, std::string> parse_loader_diagnostics(const std::string& t
 // Runs `valgrind --tool=none -q <loader> --list-diagnostics`. Never throws:
 // a machine without valgrind, a static binary or an old glibc gives a view
 // with an error, which the profile shows and check treats as unknown.
-ValgrindView probe_valgrind_view(const std::string& loader, const std::string& valgrind = "valgrind");
+ValgrindView probe_valgrind_view(const std::string& loader,
+                                 const std::string& valgrind = "valgrind");
 
 }  // namespace perfci::baseline

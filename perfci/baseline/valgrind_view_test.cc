@@ -45,9 +45,9 @@ TEST(ValgrindView, KeepsWhatSelectsCodeAndDropsWhatVaries) {
   EXPECT_EQ(facts.at("env GLIBC_TUNABLES"), "glibc.cpu.hwcaps=-AVX2_Usable");
   // Raw cpuid words, auxv, uname, PATH and the loader's paths vary without
   // changing what runs.
-  for (const char* gone : {"x86.cpu_features.features[0x0].cpuid[0x0]", "auxv[0x0].a_val",
-                           "uname.nodename", "env PATH", "dl_dst_lib", "dl_pagesize",
-                           "dl_hwcaps_subdirs"})
+  for (const char* gone :
+       {"x86.cpu_features.features[0x0].cpuid[0x0]", "auxv[0x0].a_val", "uname.nodename",
+        "env PATH", "dl_dst_lib", "dl_pagesize", "dl_hwcaps_subdirs"})
     EXPECT_EQ(facts.count(gone), 0u) << gone;
   EXPECT_EQ(facts.size(), 10u);
 }
