@@ -186,6 +186,16 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     if (ref && !ref->failed())
       for (const auto& v : metric_values(*ref))
         if (v.kind == "callgrind") base_values[{v.kind, v.metric}] = v.value;
+    // A count the reference could not give is an error, never a benchmark
+    // that quietly drops out of the gate.
+    if (use_reference && cur.callgrind && (!ref || ref->failed() || !ref->callgrind)) {
+      std::string why = !ref            ? "not in it"
+                        : ref->failed() ? "failed: " + ref->error.substr(0, ref->error.find('\n'))
+                                        : "not counted";
+      check.errors.push_back("benchmark " + cur.name +
+                             " has a callgrind count here but none in the reference " +
+                             in.reference->revision + " (" + why + ")");
+    }
     BenchmarkRun run;
     run.name = cur.name;
     for (const auto& v : metric_values(cur)) {

@@ -215,6 +215,18 @@ TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
   EXPECT_EQ(fail.check->findings[0].rfind("engine/read: callgrind ir regressed +0.25", 0), 0u)
       << fail.check->findings[0];
 
+  // A benchmark the reference has no count for is an error, never one that
+  // quietly drops out of the gate.
+  auto partial = here;
+  partial.erase("engine/read");
+  auto missing = compare_with_baseline(with_reference(here, partial), config({"wall"}));
+  EXPECT_EQ(missing.exit_code(), 2);
+  ASSERT_FALSE(missing.check->errors.empty());
+  EXPECT_NE(missing.check->errors[0].find("engine/read has a callgrind count here but none in the "
+                                          "reference abc123 (not in it)"),
+            std::string::npos)
+      << missing.check->errors[0];
+
   // A reference that could not be measured gates nothing: not gated.
   CheckInputs broken = with_reference(here, here);
   broken.reference->error = "could not build abc123: no CMakeLists.txt";

@@ -63,7 +63,8 @@ MetricRun metric_from_json(const json& j) {
   m.comparison = j.at("comparison").get<stats::Comparison>();
   m.q_value = optional_number(j, "q_value");
   m.first_decision = j.at("first_decision").get<stats::Decision>();
-  m.decision.verdict = j.at("decision").get<stats::Verdict>();
+  // "verdict" is what reports written before the outcome/decision split call it.
+  m.decision.verdict = j.at(j.contains("decision") ? "decision" : "verdict").get<stats::Verdict>();
   m.decision.reason = j.at("reason").get<std::string>();
   if (j.contains("confirmation")) {
     const json& c = j["confirmation"];
