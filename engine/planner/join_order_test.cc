@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "engine/testing/query_text.h"
 #include "engine/testing/temp_dir.h"
 
 namespace engine {
@@ -24,36 +25,8 @@ class JoinOrderTest : public ::testing::Test {
     Status st = db_->Exec(sql);
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
-  V Plan(const std::string& sql) {
-    V out;
-    auto st = db_->Prepare("EXPLAIN QUERY PLAN " + sql);
-    EXPECT_TRUE(st.ok()) << st.status().ToString();
-    if (!st.ok()) return out;
-    while (true) {
-      auto r = (*st)->Step();
-      if (!r.ok() || !*r) break;
-      out.emplace_back((*st)->column_text(3));
-    }
-    return out;
-  }
-  V Rows(const std::string& sql) {
-    V out;
-    auto st = db_->Prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.status().ToString();
-    if (!st.ok()) return out;
-    while (true) {
-      auto r = (*st)->Step();
-      EXPECT_TRUE(r.ok()) << r.status().ToString();
-      if (!r.ok() || !*r) break;
-      std::string line;
-      for (int i = 0; i < (*st)->column_count(); ++i) {
-        if (i > 0) line += "|";
-        line += std::string((*st)->column_text(i));
-      }
-      out.push_back(line);
-    }
-    return out;
-  }
+  V Plan(const std::string& sql) { return testing::PlanText(*db_, sql); }
+  V Rows(const std::string& sql) { return testing::QueryText(*db_, sql); }
   // n tables t0..t{n-1} of ten rows; t{k}.nxt names a row of t{k+1}.
   void MakeChain(int n) {
     std::string sql = "BEGIN;";

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/database.h"
+#include "engine/testing/query_text.h"
 #include "engine/testing/temp_dir.h"
 
 namespace engine {
@@ -24,18 +25,7 @@ class PlannerTest : public ::testing::Test {
                           "CREATE TABLE w(x, y, z, PRIMARY KEY(x, y))")
                     .ok());
   }
-  V Plan(const std::string& sql) {
-    V out;
-    auto st = db_->Prepare("EXPLAIN QUERY PLAN " + sql);
-    EXPECT_TRUE(st.ok()) << st.status().ToString();
-    if (!st.ok()) return out;
-    while (true) {
-      auto r = (*st)->Step();
-      if (!r.ok() || !*r) break;
-      out.emplace_back((*st)->column_text(3));
-    }
-    return out;
-  }
+  V Plan(const std::string& sql) { return testing::PlanText(*db_, sql); }
   testing::TempDir dir_;
   std::unique_ptr<Database> db_;
 };
