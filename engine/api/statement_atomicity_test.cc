@@ -203,7 +203,7 @@ TEST_F(StatementAtomicityTest, LargeStatementSpillsCacheAndJournal) {
   // A 16-page cache makes the pager write pages out mid-statement, and a
   // statement rewriting ~2 MB passes the statement journal's memory bound.
   DatabaseOptions small;
-  small.pager.cache_pages = 16;
+  small.cache_pages = 16;
   std::vector<std::string> script = {kSchema, "BEGIN"};
   for (int i = 0; i < 10; ++i) script.push_back("INSERT INTO t VALUES " + Rows(1 + 100 * i, 100, 1500));
   script.push_back("COMMIT");

@@ -62,8 +62,8 @@ class EngineConn {
     // The settings shared with SQLite (see engine/bench/README.md): rollback
     // journal, NORMAL sync, the same 20,000-page cache, which holds the
     // working set.
-    opts.pager.synchronous = engine::Synchronous::kNormal;
-    opts.pager.cache_pages = 20000;
+    opts.synchronous = engine::Synchronous::kNormal;
+    opts.cache_pages = 20000;
     auto db = engine::Database::Open(path, opts);
     if (!db.ok()) throw BenchError("cannot open " + path + ": " + db.status().ToString());
     db_ = std::move(db).value();

@@ -15,7 +15,7 @@
 #include "engine/func/affinity.h"
 #include "engine/func/collation.h"
 #include "engine/sql/ast.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine::catalog {
 

@@ -5,8 +5,8 @@
 
 #include "engine/catalog/schema.h"
 #include "engine/sql/ast.h"
+#include "engine/status.h"
 #include "engine/storage/btree.h"
-#include "engine/util/status.h"
 
 namespace engine::exec {
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "engine/catalog/schema.h"
+#include "engine/status.h"
 #include "engine/storage/btree.h"
-#include "engine/util/status.h"
 
 namespace engine::exec {
 

@@ -10,9 +10,9 @@
 
 #include "engine/catalog/schema.h"
 #include "engine/sql/ast.h"
+#include "engine/status.h"
 #include "engine/storage/btree.h"
-#include "engine/storage/value.h"
-#include "engine/util/status.h"
+#include "engine/value.h"
 
 namespace engine::exec {
 

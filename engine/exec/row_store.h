@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/func/value_arena.h"
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::exec {
 

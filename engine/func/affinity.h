@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "engine/func/value_arena.h"
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

@@ -13,8 +13,8 @@
 #include <unordered_set>
 
 #include "engine/func/collation.h"
-#include "engine/storage/value.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

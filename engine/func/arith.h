@@ -10,7 +10,7 @@
 #include "engine/func/collation.h"
 #include "engine/func/value_arena.h"
 #include "engine/sql/ast.h"
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string_view>
 
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "engine/func/value_arena.h"
-#include "engine/storage/value.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

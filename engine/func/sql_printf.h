@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func::testing {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::func {
 

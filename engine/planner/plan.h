@@ -15,7 +15,7 @@
 #include "engine/func/aggregates.h"
 #include "engine/func/collation.h"
 #include "engine/sql/ast.h"
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine::plan {
 

@@ -12,7 +12,7 @@
 #include "engine/catalog/schema.h"
 #include "engine/planner/plan.h"
 #include "engine/sql/ast.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine::plan {
 

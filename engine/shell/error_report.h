@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine::shell {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/slt/record.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine::slt {
 

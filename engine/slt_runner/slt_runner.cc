@@ -52,7 +52,7 @@ RunCounts RunScriptFile(const std::string& path, const std::string& scratch_dir,
   std::filesystem::remove(db_path, ec);
   std::filesystem::remove(db_path + "-journal", ec);
   DatabaseOptions options;
-  options.pager.synchronous = Synchronous::kOff;
+  options.synchronous = Synchronous::kOff;
   auto db = Database::Open(db_path, options);
   if (!db.ok()) {
     errors << path << ": " << db.status().message() << "\n";

@@ -16,7 +16,7 @@
 #include "engine/sql/ast.h"
 #include "engine/sql/token.h"
 #include "engine/sql/tokenizer.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine::sql {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/status.h"
 #include "engine/storage/btree_cursor.h"
 #include "engine/storage/btree_page.h"
 #include "engine/storage/pager.h"
 #include "engine/storage/record.h"
-#include "engine/util/status.h"
 
 namespace engine {
 

@@ -15,11 +15,11 @@
 #include <span>
 #include <vector>
 
+#include "engine/status.h"
 #include "engine/storage/btree_page.h"
 #include "engine/storage/pager.h"
 #include "engine/storage/record.h"
-#include "engine/storage/value.h"
-#include "engine/util/status.h"
+#include "engine/value.h"
 
 namespace engine {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <span>
 
+#include "engine/status.h"
 #include "engine/util/coding.h"
-#include "engine/util/status.h"
 #include "engine/util/varint.h"
 
 namespace engine {

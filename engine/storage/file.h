@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/status.h"
 #include "engine/storage/file.h"
-#include "engine/util/status.h"
 
 namespace engine {
 

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/options.h"  // Synchronous
+#include "engine/status.h"
 #include "engine/storage/file.h"
 #include "engine/storage/journal.h"
 #include "engine/storage/statement_journal.h"
-#include "engine/util/status.h"
 
 namespace engine {
 
-enum class Synchronous { kOff, kNormal, kFull };
-
+// Filled from DatabaseOptions (engine/options.h) by Database::Open.
 struct PagerOptions {
   size_t cache_pages = 2000;  // bound on cached pages (at least 16)
   uint32_t page_size = 4096;  // for a new, empty file only

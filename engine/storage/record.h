@@ -10,10 +10,10 @@
 #include <span>
 #include <vector>
 
-#include "engine/storage/value.h"
+#include "engine/status.h"
 #include "engine/util/coding.h"
-#include "engine/util/status.h"
 #include "engine/util/varint.h"
+#include "engine/value.h"
 
 namespace engine {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/storage/value.h"
+#include "engine/value.h"
 
 namespace engine {
 namespace {

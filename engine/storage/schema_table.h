@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/status.h"
 #include "engine/storage/btree.h"
-#include "engine/util/status.h"
 
 namespace engine {
 

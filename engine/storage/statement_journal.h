@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
+#include "engine/status.h"
 #include "engine/storage/file.h"
-#include "engine/util/status.h"
 
 namespace engine {
 

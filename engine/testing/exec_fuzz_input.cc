@@ -185,8 +185,8 @@ std::string ExecFuzzInput::Run(std::string_view sql) {
   Reset();
   {
     DatabaseOptions options;
-    options.pager.synchronous = Synchronous::kOff;  // nothing here must survive a crash
-    options.pager.cache_pages = 16;  // the smallest cache: spills happen on small inputs
+    options.synchronous = Synchronous::kOff;  // nothing here must survive a crash
+    options.cache_pages = 16;  // the smallest cache: spills happen on small inputs
     auto opened = Database::Open(db_, options);
     if (!opened.ok()) return "cannot open the copy: " + opened.status().ToString();
     Database& db = **opened;

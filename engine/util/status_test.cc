@@ -1,4 +1,4 @@
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 #include <gtest/gtest.h>
 

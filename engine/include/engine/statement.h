@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/storage/value.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
+#include "engine/value.h"
 
 namespace engine {
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/options.h"
 #include "engine/statement.h"
-#include "engine/storage/pager.h"
-#include "engine/util/status.h"
+#include "engine/status.h"
 
 namespace engine {
 
@@ -19,10 +19,6 @@ class BTree;
 namespace catalog {
 class Schema;
 }
-
-struct DatabaseOptions {
-  PagerOptions pager;
-};
 
 class Database {
  public:
