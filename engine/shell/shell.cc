@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/func/text_format.h"
 #include "engine/shell/error_report.h"
 
 namespace engine::shell {
@@ -109,7 +108,11 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
       line_buf.clear();
       for (int i = 0; i < s.column_count(); ++i) {
         if (i > 0) line_buf += '|';
-        func::AppendShellValue(s.column_value(i), &line_buf);
+        // sqlite3 prints sqlite3_column_text() with %s: numbers as SQLite
+        // renders them, NULL as the empty string, TEXT and BLOB bytes up to
+        // the first NUL.
+        const std::string_view text = s.column_text(i);
+        line_buf.append(text.substr(0, text.find('\0')));
       }
       line_buf += '\n';
       out_ << line_buf;
