@@ -11,6 +11,8 @@ namespace engine {
 Database::Database(std::unique_ptr<BTree> tree) : tree_(std::move(tree)) {}
 
 Database::~Database() {
+  // A destructor has no caller to report to. A rollback that fails leaves a
+  // hot journal, which the next open of the file rolls back.
   if (tree_->pager().in_write()) (void)tree_->Rollback();
   if (tree_->pager().in_read()) (void)tree_->EndRead();
 }
@@ -71,6 +73,8 @@ Status Database::BeginStatementWrite() {
 
 void Database::EndAutocommitRead() {
   if (readers_ == 0 && !explicit_txn_ && !tree_->pager().in_write() && tree_->pager().in_read()) {
+    // Ending a read only drops the shared lock; the pager counts itself out
+    // of the read first, so a failed unlock leaves nothing to retry or undo.
     (void)tree_->EndRead();
   }
 }
@@ -88,12 +92,16 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
       Status undo = tree_->RollbackStatement();
       if (undo.ok()) {
         // A failed DDL may have moved the cookie before the undo put it back.
+        // The statement's own error is the one reported; a catalog that
+        // cannot be reloaded now is reloaded by the next statement's
+        // EnsureSchema (the cookie still differs).
         (void)RefreshSchema();
         return st;
       }
     }
     // OR ROLLBACK, or a statement that could not be undone alone: the whole
-    // transaction goes, as SQLite does.
+    // transaction goes, as SQLite does. The statement's error is the one
+    // reported, as sqlite3 reports it (a failed rollback leaves a hot journal).
     (void)Rollback();
     return st;
   }
@@ -101,12 +109,16 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
     // OR FAIL keeps the rows written before the failing one, even in autocommit.
     Status c = tree_->Commit();
     if (!c.ok()) {
+      // The commit's error is the one reported; the undo is best effort (a
+      // failed rollback leaves a hot journal), and so is the reload.
       (void)tree_->Rollback();
       (void)ReloadSchema();
       EndAutocommitRead();
       return c;
     }
   } else {
+    // The statement's error is the one reported; the undo and the catalog
+    // reload are best effort, as above.
     (void)tree_->Rollback();
     (void)RefreshSchema();
   }
@@ -133,6 +145,7 @@ Status Database::Commit() {
   Status st;
   if (tree_->pager().in_write()) st = tree_->Commit();
   if (!st.ok()) {
+    // The commit's error is the one reported; undo and reload are best effort.
     (void)tree_->Rollback();
     (void)ReloadSchema();
   }

@@ -130,6 +130,7 @@ void Shell::Tables(const std::string& pattern) {
   sql += " ORDER BY 1";
   auto stmt = db_->Prepare(sql);
   if (!stmt.ok() || !*stmt) return;
+  // ?1 is in the SQL above whenever there is a pattern: the bind cannot fail.
   if (!pattern.empty()) (void)(*stmt)->BindText(1, pattern);
   std::vector<std::string> names;
   for (;;) {
@@ -161,6 +162,7 @@ void Shell::Schema(const std::string& pattern) {
   sql += " ORDER BY rowid";
   auto stmt = db_->Prepare(sql);
   if (!stmt.ok() || !*stmt) return;
+  // ?1 is in the SQL above whenever there is a pattern: the bind cannot fail.
   if (!pattern.empty()) (void)(*stmt)->BindText(1, pattern);
   for (;;) {
     auto r = (*stmt)->Step();

@@ -28,6 +28,8 @@ Pager::Pager(std::string path, std::unique_ptr<File> file, const PagerOptions& o
 }
 
 Pager::~Pager() {
+  // No caller to report to: a failed rollback leaves a hot journal, which the
+  // next open recovers; a failed unlock ends with the descriptor.
   if (in_write_) (void)Rollback();
   if (in_read_) (void)EndRead();
 }
@@ -155,7 +157,7 @@ Status Pager::InitNewDatabase() {
   usable_size_ = page_size_;
   auto page = Allocate();
   if (!page.ok()) {
-    (void)Rollback();
+    (void)Rollback();  // best effort: the allocation's error is the one reported
     return page.status();
   }
   uint8_t* d = page->mutable_data();
@@ -403,7 +405,7 @@ Status Pager::BeginRead() {
     }
   }
   if (!st.ok()) {
-    (void)file_->Lock(LockLevel::kNone);
+    (void)file_->Lock(LockLevel::kNone);  // best effort: the read's error is the one reported
     return st;
   }
   in_read_ = true;
@@ -423,7 +425,7 @@ Status Pager::BeginWrite() {
   ENGINE_RETURN_IF_ERROR(BeginRead());
   Status st = file_->Lock(LockLevel::kReserved);
   if (!st.ok()) {
-    if (implicit_read_) (void)EndRead();
+    if (implicit_read_) (void)EndRead();  // best effort: the lock's error is the one reported
     return st;
   }
   in_write_ = true;

@@ -39,6 +39,7 @@ Status StatementJournal::OpenSpillFile() {
   auto f = File::Open(tmpl, File::Mode::kReadWrite);
   // Unlinked at once: the file lives as long as the descriptor, and a crash
   // leaves nothing behind (the rollback journal alone restores the database).
+  // A name that cannot be unlinked is only litter in the temporary folder.
   (void)File::Delete(tmpl);
   if (!f.ok()) return f.status();
   spill_ = std::move(*f);

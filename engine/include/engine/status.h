@@ -11,7 +11,7 @@
 
 namespace engine {
 
-class Status {
+class [[nodiscard]] Status {
  public:
   enum class Code { kOk, kCorruption, kIOError, kInvalidArgument, kNotFound, kConstraint,
                     kBusy, kSqlError, kRange, kNotSupported };
