@@ -8,7 +8,7 @@
 #include <regex>
 
 #include "perfci/report/html.h"
-#include "perfci/report/sample_report.h"
+#include "perfci/analysis/sample_report.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
 
@@ -38,7 +38,7 @@ TEST(ReportHtml, LoadsInHeadlessChromiumAndDrawsEveryPlot) {
          "(scripts/install-deps.sh installs it)";
   TempDir dir("perfci-html");
   auto page = dir.path() / "report.html";
-  write_file_atomic(page, report::render_html(report::testing::sample_report()));
+  write_file_atomic(page, report::render_html(analysis::testing::sample_report()));
 
   SubprocessOptions o;
   o.argv = {chromium,

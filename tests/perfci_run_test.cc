@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfci/counters/pmu_info.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
 

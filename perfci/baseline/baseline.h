@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "perfci/baseline/profile.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci::baseline {
 

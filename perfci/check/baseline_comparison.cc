@@ -8,9 +8,9 @@
 #include <set>
 
 #include "perfci/check/comparability.h"
-#include "perfci/report/explanation.h"
-#include "perfci/report/format.h"
-#include "perfci/report/report_builder.h"
+#include "perfci/analysis/explanation.h"
+#include "perfci/model/number_format.h"
+#include "perfci/analysis/report_builder.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
 
@@ -19,11 +19,11 @@ namespace {
 
 using nlohmann::json;
 
-const report::CheckGate& gate_of(const std::vector<report::CheckGate>& gates,
+const perfci::CheckGate& gate_of(const std::vector<perfci::CheckGate>& gates,
                                  const std::string& kind) {
   for (const auto& g : gates)
     if (g.kind == kind) return g;
-  static const report::CheckGate gated{"", "gated", "", "baseline"};
+  static const perfci::CheckGate gated{"", "gated", "", "baseline"};
   return gated;
 }
 
@@ -39,8 +39,8 @@ std::string accepted_reason(const ActiveAccepted& a) {
   return "accepted in perfci.json at " + a.entry.commit + ": " + a.entry.reason;
 }
 
-report::Side baseline_side(const baseline::Baseline& b) {
-  report::Side s;
+perfci::Side baseline_side(const baseline::Baseline& b) {
+  perfci::Side s;
   s.label = "A";
   s.revision = "baseline";
   s.commit = b.provenance.commit;
@@ -55,8 +55,8 @@ report::Side baseline_side(const baseline::Baseline& b) {
   return s;
 }
 
-report::Side current_side(const CheckInputs& in) {
-  report::Side s;
+perfci::Side current_side(const CheckInputs& in) {
+  perfci::Side s;
   s.label = "B";
   s.revision = "current";
   s.commit = in.commit;
@@ -99,19 +99,19 @@ std::string failed_benchmark_error(const BenchmarkResult& failed) {
 stats::Decision decide_by_threshold(const stats::Comparison& c, const stats::MetricPolicy& policy) {
   if (policy.deterministic) return stats::decide(c, policy, std::nullopt);
   double change = c.ratio - 1;
-  std::string head = report::format_change_precise(change) + " (one run against the baseline's)";
+  std::string head = perfci::format_change_precise(change) + " (one run against the baseline's)";
   bool worse_up = policy.direction == stats::Direction::kHigherIsWorse;
   if (std::fabs(change) > policy.threshold) {
     bool worse = (change > 0) == worse_up;
     return {worse ? stats::Verdict::kRegressed : stats::Verdict::kImproved,
-            head + ": beyond the " + report::format_threshold(policy.threshold) + " threshold"};
+            head + ": beyond the " + perfci::format_threshold(policy.threshold) + " threshold"};
   }
   return {stats::Verdict::kUnchanged,
-          head + ": within the " + report::format_threshold(policy.threshold) + " threshold"};
+          head + ": within the " + perfci::format_threshold(policy.threshold) + " threshold"};
 }
 
-report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) {
-  report::Report r;
+perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) {
+  perfci::Report r;
   r.tool_version = tool_version();
   r.created = utc_timestamp();
   r.mode = "check";
@@ -122,7 +122,7 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
   r.pairs = 1;
   r.elapsed_seconds = in.elapsed_seconds;
 
-  report::CheckSection check;
+  perfci::CheckSection check;
   check.suite = in.settings.suite;
   check.baseline_file = in.baseline_file;
   check.profile = in.profile.id;
@@ -211,7 +211,7 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       m.comparison.deterministic = m.policy.deterministic;
       m.decision = decide_by_threshold(m.comparison, m.policy);
       m.first_decision = m.decision;
-      const report::CheckGate& g = gate_of(check.gates, v.kind);
+      const perfci::CheckGate& g = gate_of(check.gates, v.kind);
       m.gate = g.gate;
       m.gate_reason = g.reason;
       if (m.gate == "gated" && m.decision.verdict == stats::Verdict::kRegressed) {
@@ -221,8 +221,8 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         } else {
           check.findings.push_back(fmt::format("{}: {} {} regressed {} (threshold {})", cur.name,
                                                v.kind, v.metric,
-                                               report::format_change_precise(m.comparison.change()),
-                                               report::format_threshold(m.policy.threshold)));
+                                               perfci::format_change_precise(m.comparison.change()),
+                                               perfci::format_threshold(m.policy.threshold)));
         }
       }
       run.metrics.push_back(std::move(m));
@@ -248,7 +248,7 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         fmt::format("{}", fmt::join(in.baseline.settings.meters, ",")) + ") and in this run (" +
         fmt::format("{}", fmt::join(in.settings.meters, ",")) + ")");
 
-  r.oracle_gaps = report::oracle_gaps(runs, in.oracle_pairs);
+  r.oracle_gaps = analysis::oracle_gaps(runs, in.oracle_pairs);
   for (auto& g : r.oracle_gaps) {
     std::string kind = g.metric.substr(0, g.metric.find('/'));
     double t = config.oracle_gap_threshold(kind);
@@ -261,8 +261,8 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       } else {
         check.findings.push_back(
             fmt::format("oracle gap of {} ({}): {:.2f}x -> {:.2f}x, {} (threshold {})", g.workload,
-                        g.metric, g.gap_a, g.gap_b, report::format_change_precise(g.change),
-                        report::format_threshold(t)));
+                        g.metric, g.gap_a, g.gap_b, perfci::format_change_precise(g.change),
+                        perfci::format_threshold(t)));
       }
     }
   }
@@ -288,28 +288,28 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
   RunProblems contracts = contract_problems(in.contracts);
   check.errors.insert(check.errors.end(), contracts.errors.begin(), contracts.errors.end());
   check.findings.insert(check.findings.end(), contracts.findings.begin(), contracts.findings.end());
-  r.contract_changes = report::contract_changes(r.a.contracts, r.b.contracts);
+  r.contract_changes = analysis::contract_changes(r.a.contracts, r.b.contracts);
 
   for (auto& run : runs) {
-    report::BenchmarkReport br;
+    perfci::BenchmarkReport br;
     bool changed = std::any_of(run.metrics.begin(), run.metrics.end(), [](const MetricRun& m) {
       return m.decision.verdict == stats::Verdict::kRegressed ||
              m.decision.verdict == stats::Verdict::kImproved;
     });
     if (!run.failed() && changed && run.detail_a)
-      br.explanation = report::explain(run, r.a.contracts, r.b.contracts);
+      br.explanation = analysis::explain(run, r.a.contracts, r.b.contracts);
     br.run = std::move(run);
     r.benchmarks.push_back(std::move(br));
   }
-  report::summarize(r);
+  analysis::summarize(r);
   for (const auto& b : r.benchmarks)
     for (const auto& m : b.run.metrics)
       if (m.gate == "gated" || m.gate == "accepted") ++check.gated_metrics;
   check.exit_code = !check.errors.empty()     ? 2
                     : !check.findings.empty() ? 1
-                    : check.gated_metrics == 0 ? report::kExitNotGated
+                    : check.gated_metrics == 0 ? perfci::kExitNotGated
                                                : 0;
-  if (check.exit_code == report::kExitNotGated) {
+  if (check.exit_code == perfci::kExitNotGated) {
     std::string why;
     for (const auto& g : check.gates)
       why += (why.empty() ? "" : "; ") + g.kind + ": " +
@@ -319,7 +319,7 @@ report::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         "proves nothing about a regression (" +
         (why.empty() ? "no metric kind was measured" : why) + ")";
   }
-  check.outcome = report::check_outcome_name(check.exit_code);
+  check.outcome = perfci::check_outcome_name(check.exit_code);
   r.check = std::move(check);
   return r;
 }

@@ -24,8 +24,8 @@
 #include "perfci/baseline/baseline.h"
 #include "perfci/check/accepted.h"
 #include "perfci/check/check_config.h"
-#include "perfci/report/oracle_gap.h"
-#include "perfci/report/report.h"
+#include "perfci/analysis/oracle_gap.h"
+#include "perfci/model/report.h"
 
 namespace perfci::check {
 
@@ -39,17 +39,17 @@ struct CheckInputs {
   std::string commit;        // HEAD, empty outside git
   bool dirty = false;
   std::vector<ActiveAccepted> accepted;
-  std::vector<report::PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
+  std::vector<analysis::PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
   // The in-runner reference (fallback "compare"): its callgrind results
   // replace the baseline's, or, with an error, say why there are none.
-  std::optional<report::CheckReference> reference;
+  std::optional<perfci::CheckReference> reference;
   RunResults reference_results;
   nlohmann::json machine = nlohmann::json::object();
   nlohmann::json settings_json = nlohmann::json::object();
   double elapsed_seconds = 0;
 };
 
-report::Report compare_with_baseline(CheckInputs inputs, const CheckConfig& config);
+perfci::Report compare_with_baseline(CheckInputs inputs, const CheckConfig& config);
 
 // What keeps a run from passing whatever the numbers say: a failed benchmark
 // or a contract that could not be checked (errors, exit 2), a broken contract

@@ -41,11 +41,11 @@ std::string describe_differences(const std::vector<baseline::ProfileDifference>&
   return s;
 }
 
-std::vector<report::CheckGate> decide_gates(const baseline::ProfileComparison& p,
+std::vector<perfci::CheckGate> decide_gates(const baseline::ProfileComparison& p,
                                             const std::vector<std::string>& information_only) {
-  std::vector<report::CheckGate> out;
+  std::vector<perfci::CheckGate> out;
   for (const char* kind : {"callgrind", "wall", "counters"}) {
-    report::CheckGate g{kind, "gated", "", ""};
+    perfci::CheckGate g{kind, "gated", "", ""};
     bool machine_bound = std::string(kind) != "callgrind";
     if (std::find(information_only.begin(), information_only.end(), kind) !=
         information_only.end()) {

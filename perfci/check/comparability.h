@@ -14,7 +14,7 @@
 
 #include "perfci/baseline/baseline.h"
 #include "perfci/baseline/profile.h"
-#include "perfci/report/report.h"
+#include "perfci/model/report.h"
 
 namespace perfci::check {
 
@@ -23,7 +23,7 @@ std::vector<std::string> settings_mismatches(const baseline::SuiteSettings& base
                                              const baseline::SuiteSettings& current);
 
 // One gate per metric kind (callgrind, wall, counters), in that order.
-std::vector<report::CheckGate> decide_gates(const baseline::ProfileComparison& profiles,
+std::vector<perfci::CheckGate> decide_gates(const baseline::ProfileComparison& profiles,
                                             const std::vector<std::string>& information_only);
 
 // "compiler_version 12.2.0 -> 14.0.6, hostname a -> b" (the first few).

@@ -9,7 +9,7 @@ namespace {
 
 using baseline::fixtures::sample_profile;
 
-std::string gate(const std::vector<report::CheckGate>& gates, const std::string& kind) {
+std::string gate(const std::vector<perfci::CheckGate>& gates, const std::string& kind) {
   for (const auto& g : gates)
     if (g.kind == kind) return g.gate;
   return "?";

@@ -2,7 +2,7 @@
 // measures the machine's noise per benchmark.
 #include <memory>
 
-#include "perfci/cli/ab_session.h"
+#include "perfci/app/ab_session.h"
 #include "perfci/cli/commands.h"
 
 namespace perfci::cli {

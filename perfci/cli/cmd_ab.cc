@@ -1,7 +1,7 @@
 // perfci ab --a A --b B: an A/B of two benchmark binaries or build folders.
 #include <memory>
 
-#include "perfci/cli/ab_session.h"
+#include "perfci/app/ab_session.h"
 #include "perfci/cli/commands.h"
 
 namespace perfci::cli {

@@ -18,7 +18,7 @@
 
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
-#include "perfci/cli/check_session.h"
+#include "perfci/app/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/util/error.h"
 #include "perfci/util/strings.h"

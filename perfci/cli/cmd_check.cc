@@ -19,13 +19,13 @@
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
 #include "perfci/check/comparability.h"
-#include "perfci/cli/check_session.h"
+#include "perfci/app/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/check_render.h"
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
-#include "perfci/report/oracle_gap.h"
+#include "perfci/analysis/oracle_gap.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/error.h"
@@ -54,7 +54,7 @@ bool measures(const PreparedSuite& p, const char* kind) {
 // in ref.error (callgrind then stays information only), never thrown: the
 // stored baseline's other comparisons still stand.
 RunResults measure_reference(const PreparedSuite& p, const CheckArgs& a,
-                             const baseline::Baseline& base, report::CheckReference& ref) {
+                             const baseline::Baseline& base, perfci::CheckReference& ref) {
   const SuiteFlags& f = a.suite;
   ref.revision = !a.reference.empty() ? a.reference : base.provenance.commit;
   if (ref.revision.empty()) {
@@ -130,7 +130,7 @@ RunResults measure_reference(const PreparedSuite& p, const CheckArgs& a,
 }
 
 // GitHub Actions shows these as annotations on the run and the pull request.
-void annotate(const report::Report& rep) {
+void annotate(const perfci::Report& rep) {
   auto escape = [](const std::string& s) {
     std::string out;
     for (char c : s) {
@@ -213,7 +213,7 @@ int run_check(const CheckArgs& a) {
   const auto profiles = baseline::compare_profiles(base.profile, p.profile);
   if (measures(p, "callgrind") && !p.check.information_only_kind("callgrind") &&
       !profiles.toolchain_matches()) {
-    report::CheckReference ref;
+    perfci::CheckReference ref;
     ref.why = "its " + check::describe_differences(profiles.toolchain);
     if (!p.check.fallback_compare)
       ref.error = "perfci.json's check.fallback is \"none\"";
@@ -233,7 +233,7 @@ int run_check(const CheckArgs& a) {
   in.commit = p.commit;
   in.dirty = p.dirty;
   in.accepted = std::move(accepted);
-  in.oracle_pairs = report::oracle_pairs_from_config(p.config.raw, p.config.path.string());
+  in.oracle_pairs = analysis::oracle_pairs_from_config(p.config.raw, p.config.path.string());
   // The fingerprint measure_suite took, without the build facts (the report
   // keeps those per side): not a third collection.
   in.machine = in.current.environment;
@@ -249,7 +249,7 @@ int run_check(const CheckArgs& a) {
                       {"build_dir", p.build_dir.string()},
                       {"profile", p.profile}};
   in.elapsed_seconds = m.elapsed_seconds;
-  report::Report rep = check::compare_with_baseline(std::move(in), p.check);
+  perfci::Report rep = check::compare_with_baseline(std::move(in), p.check);
 
   fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
   std::error_code ec;
@@ -257,8 +257,8 @@ int run_check(const CheckArgs& a) {
   if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
   std::string latest = p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest";
   std::string md = report::render_markdown(rep);
-  report::save_report(rep, (out / (report_stem(p) + ".json")).string());
-  report::save_report(rep, (out / (latest + ".json")).string());
+  perfci::save_report(rep, (out / (report_stem(p) + ".json")).string());
+  perfci::save_report(rep, (out / (latest + ".json")).string());
   write_file_atomic(out / (latest + ".md"), md);
   write_file_atomic(out / (latest + ".html"), report::render_html(rep));
 

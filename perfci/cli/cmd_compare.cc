@@ -5,9 +5,9 @@
 
 #include <memory>
 
-#include "perfci/cli/ab_session.h"
+#include "perfci/app/ab_session.h"
 #include "perfci/cli/commands.h"
-#include "perfci/cli/run_settings.h"
+#include "perfci/app/run_settings.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/error.h"

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "perfci/cli/commands.h"
-#include "perfci/cli/run_settings.h"
+#include "perfci/app/run_settings.h"
 #include "perfci/env/build_info.h"
 #include "perfci/env/event_probe.h"
 #include "perfci/env/fingerprint.h"

@@ -18,7 +18,7 @@ struct ReportArgs {
 };
 
 int run_report(const ReportArgs& a) {
-  report::Report r = report::load_report(a.path);
+  perfci::Report r = perfci::load_report(a.path);
   std::string text = a.format == "html" ? report::render_html(r) : report::render_markdown(r);
   if (a.out.empty()) fmt::print("{}", text);
   else write_file_atomic(a.out, text);

@@ -1,12 +1,12 @@
 // perfci run: measure one benchmark binary once with the chosen meters and
-// write the results record (perfci/runner/results.h).
+// write the results record (perfci/model/results.h).
 #include <fmt/core.h>
 #include <unistd.h>
 
 #include <memory>
 
 #include "perfci/cli/commands.h"
-#include "perfci/cli/run_settings.h"
+#include "perfci/app/run_settings.h"
 #include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/measure.h"

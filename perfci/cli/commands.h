@@ -7,7 +7,13 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
+namespace perfci::app {}
+
 namespace perfci::cli {
+
+// cli/ is flags only: each command fills app/'s option structs and calls one
+// app/ function, so the orchestration's names are used unqualified here.
+using namespace perfci::app;  // NOLINT(google-build-using-namespace)
 
 using CommandRunner = std::function<int()>;
 

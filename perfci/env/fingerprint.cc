@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "perfci/counters/pmu_info.h"
-#include "perfci/meters/callgrind_meter.h"
+#include "perfci/env/valgrind.h"
 
 namespace perfci {
 namespace {

@@ -10,15 +10,6 @@
 
 namespace perfci {
 
-std::string valgrind_version(const std::string& valgrind) {
-  SubprocessOptions o;
-  o.argv = {valgrind, "--version"};
-  o.timeout = std::chrono::seconds(30);
-  auto r = run_subprocess(o);
-  if (!r.ok()) return {};
-  return trim_end(r.out);
-}
-
 BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,
                                     const CallgrindOptions& o) {
   BenchmarkResult b;

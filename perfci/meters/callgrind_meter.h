@@ -9,7 +9,7 @@
 #include <string>
 
 #include "perfci/meters/benchmark_process.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci {
 
@@ -23,8 +23,5 @@ struct CallgrindOptions {
 // Throws nothing for a failing benchmark: the result carries the error.
 BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,
                                     const CallgrindOptions& options);
-
-// "valgrind-3.19.0", or empty when valgrind cannot be run.
-std::string valgrind_version(const std::string& valgrind = "valgrind");
 
 }  // namespace perfci

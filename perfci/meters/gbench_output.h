@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci {
 

@@ -1,5 +1,5 @@
 // Measures one benchmark binary once with the chosen meters and returns the
-// results record (perfci/runner/results.h). `perfci run` is this plus a
+// results record (perfci/model/results.h). `perfci run` is this plus a
 // config; the A/B runner calls it once per trial.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "perfci/meters/benchmark_process.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "perfci/meters/benchmark_process.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "perfci/meters/benchmark_process.h"
-#include "perfci/runner/results.h"
+#include "perfci/model/results.h"
 
 namespace perfci {
 

@@ -1,23 +1,16 @@
-// Number formatting shared by the Markdown and HTML renderings, so both say
-// the same thing the same way.
+// What the Markdown and HTML renderings share, so both say the same thing
+// the same way: labels, the row order, the per-symbol table. Numbers are
+// spelled by model/number_format.h, which the check's reasons use too.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "perfci/report/report.h"
+#include "perfci/model/number_format.h"
+#include "perfci/model/report.h"
 
 namespace perfci::report {
 
-// "812 ns", "1.25 ms" for time metrics; "2.10M" for counts.
-std::string format_value(const std::string& metric, double value);
-std::string format_change(double change);  // "+10.4%"
-// "+0.73%", "+12.5%": two decimals below 10%, where sub-percent thresholds
-// (0.2% for Ir) are decided; "-" when not finite.
-std::string format_change_precise(double change);
-std::string format_threshold(double threshold);  // 0.002 -> "0.2%"
-std::string format_ratio(double ratio);          // "1.104"
-std::string format_q(std::optional<double> q);
 std::string metric_label(const MetricRun& m);  // "wall real_time_ns", "callgrind ir"
 
 // The metric a table row shows for a benchmark: wall real time when

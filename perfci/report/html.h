@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "perfci/report/report.h"
+#include "perfci/model/report.h"
 
 namespace perfci::report {
 

@@ -2,7 +2,7 @@
 
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
-#include "perfci/report/sample_report.h"
+#include "perfci/analysis/sample_report.h"
 #include "perfci/report/svg_plot.h"
 
 namespace perfci::report {
@@ -15,7 +15,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 }
 
 TEST(Markdown, FailuresAndRegressionsFirstWithRatioIntervalAndWhy) {
-  std::string md = render_markdown(testing::sample_report());
+  std::string md = render_markdown(analysis::testing::sample_report());
   EXPECT_NE(md.find("## perfci A/B: **failed**"), std::string::npos) << md;
   auto failed = md.find("| engine/<crash> |");
   auto regressed = md.find("| engine/point_lookup | wall real_time_ns |");
@@ -36,7 +36,7 @@ TEST(Markdown, FailuresAndRegressionsFirstWithRatioIntervalAndWhy) {
 }
 
 TEST(Html, SelfContainedWithOnePlotPerMetricAndEscapedText) {
-  Report r = testing::sample_report();
+  Report r = analysis::testing::sample_report();
   std::string html = render_html(r);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   // 2 + 2 metrics; the failed benchmark has none.

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "perfci/meters/measure.h"
-#include "perfci/runner/ab_run.h"
+#include "perfci/model/ab_run.h"
 #include "perfci/runner/metric_policy.h"
 #include "perfci/stats/run_analysis.h"
 

@@ -1,0 +1,203 @@
+#include "perfci/analysis/explanation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "perfci/stats/descriptive.h"
+
+namespace perfci::analysis {
+namespace {
+
+using nlohmann::json;
+
+std::string contract_key(const json& c) {
+  if (c.contains("name") && c["name"].is_string() && !c["name"].get<std::string>().empty())
+    return c["name"].get<std::string>();
+  std::string kind = c.value("kind", "contract");
+  if (kind == "inline") return "inline " + c.value("callee", "?") + " into " + c.value("caller", "?");
+  if (kind == "absent") return "absent " + c.value("symbol", "?");
+  if (kind == "layout") return "layout " + c.value("type", "?");
+  if (kind == "returns_in_registers") return "returns_in_registers " + c.value("function", "?");
+  return kind;
+}
+
+std::map<std::string, json> contracts_by_key(const json& report) {
+  std::map<std::string, json> out;
+  if (!report.is_object() || !report.contains("contracts") || !report["contracts"].is_array())
+    return out;
+  for (const auto& c : report["contracts"])
+    if (c.is_object()) out[contract_key(c)] = c;
+  return out;
+}
+
+bool names_benchmark(const json& c, const std::string& benchmark) {
+  if (!c.contains("benchmarks") || !c["benchmarks"].is_array() || c["benchmarks"].empty())
+    return true;
+  for (const auto& b : c["benchmarks"])
+    if (b.is_string() && b.get<std::string>() == benchmark) return true;
+  return false;
+}
+
+std::vector<ContractChange> changes(const json& a, const json& b, const std::string* benchmark) {
+  std::vector<ContractChange> out;
+  if (a.is_null() || b.is_null()) return out;  // a side was not checked: nothing to compare
+  auto ca = contracts_by_key(a);
+  auto cb = contracts_by_key(b);
+  auto consider = [&](const std::string& key, const json* ja, const json* jb) {
+    const json& any = jb ? *jb : *ja;
+    if (benchmark && !names_benchmark(any, *benchmark)) return;
+    std::string sa = ja ? ja->value("status", "?") : "absent";
+    std::string sb = jb ? jb->value("status", "?") : "absent";
+    if (sa == sb) return;
+    out.push_back({key, sa, sb, jb ? jb->value("message", "") : ""});
+  };
+  for (const auto& [key, ja] : ca) consider(key, &ja, cb.count(key) ? &cb[key] : nullptr);
+  for (const auto& [key, jb] : cb)
+    if (!ca.count(key)) consider(key, nullptr, &jb);
+  return out;
+}
+
+struct Cost {
+  double per_iteration = 0;
+  double share = 0;
+};
+
+// Per-function self cost of one side: callgrind when it ran, else profile shares.
+std::map<std::string, Cost> costs(const BenchmarkResult& r, const std::string& source) {
+  std::map<std::string, Cost> out;
+  if (source == "callgrind" && r.callgrind) {
+    const auto& cg = *r.callgrind;
+    double iterations = cg.iterations ? static_cast<double>(cg.iterations) : 1;
+    for (const auto& f : cg.functions) {
+      Cost& c = out[f.name];
+      c.per_iteration += static_cast<double>(f.self_ir) / iterations;
+      c.share += cg.total_ir ? static_cast<double>(f.self_ir) / static_cast<double>(cg.total_ir) : 0;
+    }
+  } else if (r.profile) {
+    for (const auto& s : r.profile->symbols) {
+      Cost& c = out[s.symbol];
+      c.share += s.share;
+      c.per_iteration += s.share * 100;  // percent of samples: profiles have no absolute cost
+    }
+  }
+  return out;
+}
+
+std::string percent(double x) { return fmt::format("{:.1f}%", x * 100); }
+std::string signed_percent(double x) { return fmt::format("{:+.1f}%", x * 100); }
+
+std::string amount(double v) {
+  double a = std::fabs(v);
+  if (a >= 1e9) return fmt::format("{:.2f}G", v / 1e9);
+  if (a >= 1e6) return fmt::format("{:.2f}M", v / 1e6);
+  if (a >= 1e4) return fmt::format("{:.1f}k", v / 1e3);
+  if (a >= 100) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
+}  // namespace
+
+std::vector<ContractChange> contract_changes(const json& a, const json& b) {
+  return changes(a, b, nullptr);
+}
+
+std::vector<ContractChange> contract_changes_for(const std::string& benchmark, const json& a,
+                                                 const json& b) {
+  return changes(a, b, &benchmark);
+}
+
+Explanation explain(const BenchmarkRun& run, const json& contracts_a, const json& contracts_b,
+                    const ExplanationOptions& options) {
+  Explanation e;
+  // Counter deltas: medians over the trials of every non-wall metric, plus IPC.
+  std::map<std::string, std::pair<double, double>> medians;
+  for (const auto& m : run.metrics) {
+    if (m.a.empty() || m.b.empty()) continue;
+    double a = stats::median(m.a), b = stats::median(m.b);
+    medians[m.metric] = {a, b};
+    if (m.kind == "wall") continue;
+    e.counters.push_back({m.metric, a, b, a != 0 ? b / a - 1 : 0});
+  }
+  if (medians.count("instructions") && medians.count("cycles")) {
+    auto [ia, ib] = medians["instructions"];
+    auto [ca, cb] = medians["cycles"];
+    if (ca > 0 && cb > 0) {
+      double ipc_a = ia / ca, ipc_b = ib / cb;
+      e.counters.push_back({"ipc", ipc_a, ipc_b, ipc_a != 0 ? ipc_b / ipc_a - 1 : 0});
+    }
+  }
+
+  if (run.detail_a && run.detail_b) {
+    if (run.detail_a->callgrind && run.detail_b->callgrind) e.source = "callgrind";
+    else if (run.detail_a->profile && run.detail_b->profile) e.source = run.detail_a->profile->source;
+  }
+  if (!e.source.empty()) {
+    auto ca = costs(*run.detail_a, e.source);
+    auto cb = costs(*run.detail_b, e.source);
+    std::vector<SymbolChange> all;
+    for (const auto& [name, a] : ca) {
+      auto it = cb.find(name);
+      Cost b = it == cb.end() ? Cost{} : it->second;
+      if (a.share < options.min_share && b.share < options.min_share) continue;
+      std::string change = it == cb.end() ? "vanished" : (b.per_iteration >= a.per_iteration ? "grew" : "shrank");
+      all.push_back({name, change, a.share, b.share, a.per_iteration, b.per_iteration});
+    }
+    for (const auto& [name, b] : cb) {
+      if (ca.count(name) || b.share < options.min_share) continue;
+      all.push_back({name, "appeared", 0, b.share, 0, b.per_iteration});
+    }
+    // Largest absolute change of cost first: where the time went.
+    std::stable_sort(all.begin(), all.end(), [](const SymbolChange& x, const SymbolChange& y) {
+      return std::fabs(x.cost_b - x.cost_a) > std::fabs(y.cost_b - y.cost_a);
+    });
+    for (const auto& s : all) {
+      if (e.symbols.size() >= options.top_symbols) break;
+      if (s.cost_a == s.cost_b) continue;
+      e.symbols.push_back(s);
+    }
+  }
+  e.contracts = contract_changes_for(run.name, contracts_a, contracts_b);
+
+  // Sentences, most telling first.
+  for (const auto& m : run.metrics) {
+    if (m.decision.verdict != stats::Verdict::kRegressed && m.decision.verdict != stats::Verdict::kImproved)
+      continue;
+    e.notes.push_back(fmt::format("{} {} {} ({} -> {} per iteration)", m.kind == "wall" ? m.metric : m.kind + " " + m.metric,
+                                  stats::to_string(m.decision.verdict), signed_percent(m.comparison.change()),
+                                  amount(m.comparison.a.median), amount(m.comparison.b.median)));
+  }
+  for (const auto& c : e.contracts)
+    e.notes.push_back(fmt::format("contract '{}' went from {} to {}{}{}", c.contract, c.status_a,
+                                  c.status_b, c.message.empty() ? "" : ": ", c.message));
+  for (const auto& s : e.symbols) {
+    const char* unit = e.source == "callgrind" ? " Ir" : " samples%";
+    if (s.change == "appeared")
+      e.notes.push_back(fmt::format("{} appeared: {} of B's cost ({}{} per iteration); it is a real "
+                                    "function in B but not in A (no longer inlined?)",
+                                    s.symbol, percent(s.share_b), amount(s.cost_b), unit));
+    else if (s.change == "vanished")
+      e.notes.push_back(fmt::format("{} vanished: it was {} of A's cost (inlined or removed in B)",
+                                    s.symbol, percent(s.share_a)));
+    else
+      e.notes.push_back(fmt::format("{} {} {} per iteration ({} -> {}{}; share {} -> {})", s.symbol,
+                                    s.change, signed_percent(s.cost_a ? s.cost_b / s.cost_a - 1 : 0),
+                                    amount(s.cost_a), amount(s.cost_b), unit, percent(s.share_a),
+                                    percent(s.share_b)));
+    if (e.notes.size() >= 12) break;
+  }
+  for (const auto& c : e.counters) {
+    bool said = false;  // a regressed or improved metric already has its sentence
+    for (const auto& m : run.metrics)
+      said |= m.metric == c.metric && (m.decision.verdict == stats::Verdict::kRegressed ||
+                                       m.decision.verdict == stats::Verdict::kImproved);
+    if (said || std::fabs(c.change) < 0.005) continue;
+    e.notes.push_back(fmt::format("{}: {} -> {} per iteration ({})", c.metric, amount(c.a),
+                                  amount(c.b), signed_percent(c.change)));
+  }
+  return e;
+}
+
+}  // namespace perfci::analysis

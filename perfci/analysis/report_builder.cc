@@ -1,0 +1,71 @@
+#include "perfci/analysis/report_builder.h"
+
+#include "perfci/env/build_info.h"
+#include "perfci/analysis/explanation.h"
+#include "perfci/util/error.h"
+#include "perfci/util/timestamp.h"
+#include "perfci/version.h"
+
+namespace perfci::analysis {
+namespace {
+
+void identify(Side& side) {
+  if (side.binary.empty()) return;
+  try {
+    BuildInfo info = read_build_info(side.binary);
+    side.build_id = info.build_id;
+    side.compiler = info.producer;
+  } catch (const Error&) {
+    // Not ELF or unreadable: the report still stands, without identity.
+  }
+}
+
+}  // namespace
+
+void summarize(Report& report) {
+  report.counts = {};
+  report.verdict = report.benchmarks.empty() ? "unchanged" : "information";
+  for (const auto& b : report.benchmarks) {
+    std::string v = benchmark_verdict(b.run);
+    if (v == "failed") ++report.counts.failed;
+    else if (v == "regressed") ++report.counts.regressed;
+    else if (v == "accepted") ++report.counts.accepted;
+    else if (v == "improved") ++report.counts.improved;
+    else if (v == "noisy") ++report.counts.noisy;
+    else if (v == "information") ++report.counts.information;
+    else ++report.counts.unchanged;
+    if (verdict_rank(v) > verdict_rank(report.verdict)) report.verdict = v;
+  }
+}
+
+Report build_report(ReportInputs in) {
+  Report r;
+  r.tool_version = tool_version();
+  r.created = utc_timestamp();
+  r.mode = in.run.aa ? "aa" : "ab";
+  r.machine = std::move(in.machine);
+  r.a = std::move(in.a);
+  r.b = std::move(in.b);
+  identify(r.a);
+  identify(r.b);
+  r.settings = std::move(in.settings);
+  r.seed = in.run.seed;
+  r.warmup = in.run.warmup;
+  r.pairs = in.run.pairs;
+  r.confirmation_pairs = in.run.confirmation_pairs;
+  r.order = in.run.order;
+  r.elapsed_seconds = in.run.elapsed_seconds;
+  r.contract_changes = contract_changes(r.a.contracts, r.b.contracts);
+  r.oracle_gaps = oracle_gaps(in.run.benchmarks, in.oracle_pairs);
+  for (auto& b : in.run.benchmarks) {
+    BenchmarkReport br;
+    std::string v = benchmark_verdict(b);
+    if (v == "regressed" || v == "improved") br.explanation = explain(b, r.a.contracts, r.b.contracts);
+    br.run = std::move(b);
+    r.benchmarks.push_back(std::move(br));
+  }
+  summarize(r);
+  return r;
+}
+
+}  // namespace perfci::analysis

@@ -1,0 +1,205 @@
+#include "perfci/model/results.h"
+
+#include <algorithm>
+
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
+#include "perfci/version.h"
+
+namespace perfci {
+
+using nlohmann::json;
+
+const CounterResult* BenchmarkResult::counter(std::string_view event) const {
+  for (const auto& c : counters)
+    if (c.event == event) return &c;
+  return nullptr;
+}
+
+const BenchmarkResult* RunResults::find(std::string_view name) const {
+  for (const auto& b : benchmarks)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+bool RunResults::any_failed() const {
+  return std::any_of(benchmarks.begin(), benchmarks.end(),
+                     [](const BenchmarkResult& b) { return b.failed(); });
+}
+
+RunResults make_run_results() {
+  RunResults r;
+  r.schema = kResultsSchema;
+  r.tool_version = kToolVersion;
+  return r;
+}
+
+std::vector<MetricValue> metric_values(const BenchmarkResult& b) {
+  std::vector<MetricValue> out;
+  if (b.failed()) return out;
+  if (b.real_time_ns) out.push_back({"wall", "real_time_ns", *b.real_time_ns, false});
+  if (b.cpu_time_ns) out.push_back({"wall", "cpu_time_ns", *b.cpu_time_ns, false});
+  for (const auto& c : b.counters)
+    if (c.per_iteration) out.push_back({"counters", c.event, *c.per_iteration, false});
+  if (b.callgrind) out.push_back({"callgrind", "ir", b.callgrind->ir_per_iteration, true});
+  return out;
+}
+
+void to_json(json& j, const CounterResult& v) {
+  j = json{{"event", v.event}, {"status", std::string(to_string(v.status))}};
+  if (v.per_iteration) j["per_iteration"] = *v.per_iteration;
+  if (v.per_transaction) j["per_transaction"] = *v.per_transaction;
+  if (has_value(v.status)) j["scale"] = v.scale;
+  if (v.error != 0) j["errno"] = v.error;
+}
+
+void to_json(json& j, const FunctionCost& v) {
+  j = json{{"name", v.name}, {"object", v.object}, {"self_ir", v.self_ir},
+           {"inclusive_ir", v.inclusive_ir}};
+}
+
+void to_json(json& j, const CallgrindResult& v) {
+  j = json{{"iterations", v.iterations}, {"total_ir", v.total_ir},
+           {"ir_per_iteration", v.ir_per_iteration}, {"functions", v.functions}};
+}
+
+void to_json(json& j, const SymbolShare& v) {
+  j = json{{"symbol", v.symbol}, {"share", v.share}, {"samples", v.samples}};
+  if (!v.inlined_into.empty()) j["inlined_into"] = v.inlined_into;
+}
+
+void to_json(json& j, const ProfileResult& v) {
+  j = json{{"source", v.source}, {"samples", v.samples}, {"lost", v.lost}, {"symbols", v.symbols}};
+}
+
+void to_json(json& j, const BenchmarkResult& v) {
+  j = json{{"name", v.name}, {"iterations", v.iterations}};
+  if (!v.error.empty()) j["error"] = v.error;
+  if (v.real_time_ns) j["real_time_ns"] = *v.real_time_ns;
+  if (v.cpu_time_ns) j["cpu_time_ns"] = *v.cpu_time_ns;
+  if (v.transactions_per_iteration) j["transactions_per_iteration"] = *v.transactions_per_iteration;
+  if (!v.counters.empty()) j["counters"] = v.counters;
+  if (v.callgrind) j["callgrind"] = *v.callgrind;
+  if (v.profile) j["profile"] = *v.profile;
+}
+
+void to_json(json& j, const RunResults& v) {
+  j = json{{"schema", v.schema},   {"tool_version", v.tool_version}, {"binary", v.binary},
+           {"meters", v.meters},   {"events", v.events},             {"environment", v.environment},
+           {"benchmarks", v.benchmarks}};
+}
+
+namespace {
+
+CounterResult counter_from_json(const json& j, const std::string& where) {
+  Fields f(j, where);
+  CounterResult c;
+  c.event = f.str("event");
+  auto status = event_status_from_string(f.str("status"));
+  if (!status) f.fail("status", "unknown status '" + f.str("status") + "'");
+  c.status = *status;
+  if (f.has("per_iteration")) c.per_iteration = f.num("per_iteration");
+  if (f.has("per_transaction")) c.per_transaction = f.num("per_transaction");
+  if (has_value(c.status) != c.per_iteration.has_value())
+    f.fail("per_iteration", has_value(c.status) ? "missing for a counted event"
+                                                : "present although the event has no value");
+  if (f.has("scale")) c.scale = f.num("scale");
+  if (f.has("errno")) c.error = static_cast<int>(f.count("errno"));
+  return c;
+}
+
+CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
+  Fields f(j, where);
+  CallgrindResult c;
+  c.iterations = f.count("iterations");
+  c.total_ir = f.count("total_ir");
+  c.ir_per_iteration = f.num("ir_per_iteration");
+  const json& fns = f.array("functions");
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    Fields g(fns[i], f.where("functions", i));
+    c.functions.push_back({g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")});
+  }
+  return c;
+}
+
+ProfileResult profile_from_json(const json& j, const std::string& where) {
+  Fields f(j, where);
+  ProfileResult p;
+  p.source = f.str("source");
+  if (p.source != "cpu-clock" && p.source != "callgrind")
+    f.fail("source", "expected \"cpu-clock\" or \"callgrind\"");
+  p.samples = f.count("samples");
+  p.lost = f.has("lost") ? f.count("lost") : 0;
+  const json& syms = f.array("symbols");
+  for (std::size_t i = 0; i < syms.size(); ++i) {
+    Fields g(syms[i], f.where("symbols", i));
+    SymbolShare s{g.str("symbol"), g.num("share"), g.count("samples"), {}};
+    if (g.has("inlined_into")) s.inlined_into = g.str("inlined_into");
+    p.symbols.push_back(std::move(s));
+  }
+  return p;
+}
+
+}  // namespace
+
+BenchmarkResult benchmark_result_from_json(const json& j, const std::string& where) {
+  Fields f(j, where);
+  BenchmarkResult b;
+  b.name = f.str("name");
+  if (b.name.empty()) f.fail("name", "empty");
+  b.iterations = static_cast<std::int64_t>(f.count("iterations"));
+  if (f.has("error")) b.error = f.str("error");
+  if (f.has("real_time_ns")) b.real_time_ns = f.num("real_time_ns");
+  if (f.has("cpu_time_ns")) b.cpu_time_ns = f.num("cpu_time_ns");
+  if (f.has("transactions_per_iteration"))
+    b.transactions_per_iteration = f.num("transactions_per_iteration");
+  if (f.has("counters")) {
+    const json& cs = f.array("counters");
+    for (std::size_t i = 0; i < cs.size(); ++i)
+      b.counters.push_back(counter_from_json(cs[i], f.where("counters", i)));
+  }
+  if (f.has("callgrind")) b.callgrind = callgrind_from_json(f.at("callgrind"), f.where("callgrind"));
+  if (f.has("profile")) b.profile = profile_from_json(f.at("profile"), f.where("profile"));
+  return b;
+}
+
+RunResults run_results_from_json(const json& j, const std::string& origin) {
+  Fields f(j, origin);
+  RunResults r;
+  r.schema = f.str("schema");
+  if (r.schema != kResultsSchema)
+    f.fail("schema", "is \"" + r.schema + "\", this perfci reads \"" + kResultsSchema + "\"");
+  r.tool_version = f.has("tool_version") ? f.str("tool_version") : "";
+  r.binary = f.str("binary");
+  for (const auto& m : f.array("meters")) {
+    if (!m.is_string()) f.fail("meters", "expected strings");
+    r.meters.push_back(m.get<std::string>());
+  }
+  if (f.has("events"))
+    for (const auto& e : f.array("events")) {
+      if (!e.is_string()) f.fail("events", "expected strings");
+      r.events.push_back(e.get<std::string>());
+    }
+  if (f.has("environment")) r.environment = f.at("environment");
+  const json& bs = f.array("benchmarks");
+  for (std::size_t i = 0; i < bs.size(); ++i)
+    r.benchmarks.push_back(benchmark_result_from_json(bs[i], f.where("benchmarks", i)));
+  return r;
+}
+
+RunResults load_run_results(const std::string& path) {
+  json j;
+  try {
+    j = json::parse(read_file(path));
+  } catch (const json::parse_error& e) {
+    throw Error(path + ": not valid JSON: " + e.what());
+  }
+  return run_results_from_json(j, path);
+}
+
+void save_run_results(const RunResults& results, const std::string& path) {
+  write_file_atomic(path, json(results).dump(2) + "\n");
+}
+
+}  // namespace perfci

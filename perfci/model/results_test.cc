@@ -1,0 +1,103 @@
+#include "perfci/model/results.h"
+
+#include <errno.h>
+#include <gtest/gtest.h>
+
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+
+namespace perfci {
+namespace {
+
+RunResults sample() {
+  RunResults r = make_run_results();
+  r.binary = "/build/bench";
+  r.meters = {"wall", "counters", "callgrind", "profile"};
+  r.events = {"task-clock", "instructions"};
+  r.environment = {{"kernel", "6.1"}};
+  BenchmarkResult b;
+  b.name = "engine/point_lookup";
+  b.iterations = 1000;
+  b.real_time_ns = 812.5;
+  b.cpu_time_ns = 810.0;
+  b.transactions_per_iteration = 4;
+  b.counters.push_back({"task-clock", EventStatus::kMultiplexed, 800.0, 200.0, 2.5, 0});
+  b.counters.push_back({"instructions", EventStatus::kUnsupported, std::nullopt, std::nullopt, 1.0, ENOENT});
+  b.callgrind = CallgrindResult{20, 40000, 2000.0, {{"f(int)", "/build/bench", 30000, 40000}}};
+  b.profile = ProfileResult{"cpu-clock", 10, 1, {{"decode", 0.6, 6, "seek()"}, {"seek()", 0.4, 4, ""}}};
+  r.benchmarks.push_back(b);
+  BenchmarkResult failed;
+  failed.name = "engine/crash";
+  failed.error = "killed by signal 11 (Segmentation fault)";
+  r.benchmarks.push_back(failed);
+  return r;
+}
+
+TEST(Results, RoundTripsThroughJson) {
+  RunResults r = sample();
+  nlohmann::json j = r;
+  RunResults back = run_results_from_json(j, "x.json");
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.schema, "perfci.results/1");
+  ASSERT_NE(back.find("engine/point_lookup"), nullptr);
+  const auto* ins = back.find("engine/point_lookup")->counter("instructions");
+  ASSERT_NE(ins, nullptr);
+  EXPECT_EQ(ins->status, EventStatus::kUnsupported);
+  EXPECT_FALSE(ins->per_iteration.has_value());
+  EXPECT_EQ(ins->error, ENOENT);
+  EXPECT_TRUE(back.any_failed());
+  EXPECT_FALSE(j["benchmarks"][0]["counters"][1].contains("per_iteration"))
+      << "an unsupported counter is never written as a number";
+}
+
+TEST(Results, MetricValuesNameWhatThresholdsApplyTo) {
+  auto ms = metric_values(sample().benchmarks[0]);
+  ASSERT_EQ(ms.size(), 4u);
+  EXPECT_EQ(ms[0].kind, "wall");
+  EXPECT_EQ(ms[2].kind, "counters");
+  EXPECT_EQ(ms[2].metric, "task-clock");
+  EXPECT_EQ(ms[3].kind, "callgrind");
+  EXPECT_TRUE(ms[3].deterministic);
+  EXPECT_TRUE(metric_values(sample().benchmarks[1]).empty()) << "a failed benchmark has no values";
+}
+
+TEST(Results, MalformedInputNamesTheField) {
+  nlohmann::json j = sample();
+  auto error_of = [](const nlohmann::json& doc) -> std::string {
+    try {
+      run_results_from_json(doc, "r.json");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  auto bad = j;
+  bad["schema"] = "perfci.results/0";
+  EXPECT_NE(error_of(bad).find("r.json.schema"), std::string::npos) << error_of(bad);
+  bad = j;
+  bad["benchmarks"][0]["counters"][0]["status"] = "great";
+  EXPECT_NE(error_of(bad).find("r.json.benchmarks[0].counters[0].status: unknown status"),
+            std::string::npos)
+      << error_of(bad);
+  bad = j;
+  bad["benchmarks"][0]["counters"][1]["per_iteration"] = 0;
+  EXPECT_NE(error_of(bad).find("present although"), std::string::npos) << error_of(bad);
+  bad = j;
+  bad["benchmarks"][0]["callgrind"]["total_ir"] = -5;
+  EXPECT_NE(error_of(bad).find("callgrind.total_ir"), std::string::npos) << error_of(bad);
+  bad = j;
+  bad["benchmarks"][1].erase("name");
+  EXPECT_NE(error_of(bad).find("benchmarks[1].name: missing"), std::string::npos) << error_of(bad);
+}
+
+TEST(Results, SaveAndLoad) {
+  TempDir dir;
+  auto path = (dir.path() / "results.json").string();
+  save_run_results(sample(), path);
+  EXPECT_EQ(nlohmann::json(load_run_results(path)), nlohmann::json(sample()));
+  write_file_atomic(path, "{ truncated");
+  EXPECT_THROW(load_run_results(path), Error);
+}
+
+}  // namespace
+}  // namespace perfci
