@@ -1,7 +1,7 @@
 #include "perfci/analysis/report_builder.h"
 
-#include "perfci/env/build_info.h"
 #include "perfci/analysis/explanation.h"
+#include "perfci/env/build_info.h"
 #include "perfci/util/error.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
@@ -24,17 +24,34 @@ void identify(Side& side) {
 
 void summarize(Report& report) {
   report.counts = {};
-  report.verdict = report.benchmarks.empty() ? "unchanged" : "information";
+  using stats::Outcome;
+  report.verdict = report.benchmarks.empty() ? Outcome::kUnchanged : Outcome::kInformation;
   for (const auto& b : report.benchmarks) {
-    std::string v = benchmark_verdict(b.run);
-    if (v == "failed") ++report.counts.failed;
-    else if (v == "regressed") ++report.counts.regressed;
-    else if (v == "accepted") ++report.counts.accepted;
-    else if (v == "improved") ++report.counts.improved;
-    else if (v == "noisy") ++report.counts.noisy;
-    else if (v == "information") ++report.counts.information;
-    else ++report.counts.unchanged;
-    if (verdict_rank(v) > verdict_rank(report.verdict)) report.verdict = v;
+    Outcome v = benchmark_outcome(b.run);
+    switch (v) {
+      case Outcome::kFailed:
+        ++report.counts.failed;
+        break;
+      case Outcome::kRegressed:
+        ++report.counts.regressed;
+        break;
+      case Outcome::kAccepted:
+        ++report.counts.accepted;
+        break;
+      case Outcome::kImproved:
+        ++report.counts.improved;
+        break;
+      case Outcome::kNoisy:
+        ++report.counts.noisy;
+        break;
+      case Outcome::kInformation:
+        ++report.counts.information;
+        break;
+      case Outcome::kUnchanged:
+        ++report.counts.unchanged;
+        break;
+    }
+    report.verdict = stats::worse(report.verdict, v);
   }
 }
 
@@ -59,8 +76,9 @@ Report build_report(ReportInputs in) {
   r.oracle_gaps = oracle_gaps(in.run.benchmarks, in.oracle_pairs);
   for (auto& b : in.run.benchmarks) {
     BenchmarkReport br;
-    std::string v = benchmark_verdict(b);
-    if (v == "regressed" || v == "improved") br.explanation = explain(b, r.a.contracts, r.b.contracts);
+    stats::Outcome v = benchmark_outcome(b);
+    if (v == stats::Outcome::kRegressed || v == stats::Outcome::kImproved)
+      br.explanation = explain(b, r.a.contracts, r.b.contracts);
     br.run = std::move(b);
     r.benchmarks.push_back(std::move(br));
   }

@@ -14,22 +14,22 @@ TEST(Report, SummaryVerdictIsTheWorstAndExitCodeFollows) {
   Report r = analysis::testing::sample_report();
   EXPECT_EQ(r.schema, "perfci.report/1");
   EXPECT_EQ(r.mode, "ab");
-  EXPECT_EQ(r.verdict, "failed");
+  EXPECT_EQ(r.verdict, stats::Outcome::kFailed);
   EXPECT_EQ(r.counts.failed, 1);
   EXPECT_EQ(r.counts.regressed, 1);
   EXPECT_EQ(r.counts.unchanged, 1);
   EXPECT_EQ(r.exit_code(), 2);
-  EXPECT_EQ(benchmark_verdict(r.benchmarks[0].run), "regressed");
-  EXPECT_EQ(benchmark_verdict(r.benchmarks[1].run), "unchanged");
+  EXPECT_EQ(benchmark_outcome(r.benchmarks[0].run), stats::Outcome::kRegressed);
+  EXPECT_EQ(benchmark_outcome(r.benchmarks[1].run), stats::Outcome::kUnchanged);
   ASSERT_TRUE(r.benchmarks[0].explanation.has_value());
   EXPECT_FALSE(r.benchmarks[1].explanation.has_value());
 
-  ASSERT_EQ(benchmark_verdict(r.benchmarks.back().run), "failed");
+  ASSERT_EQ(benchmark_outcome(r.benchmarks.back().run), stats::Outcome::kFailed);
   r.benchmarks.pop_back();  // without the failure, the regression decides
   summarize(r);
   EXPECT_EQ(r.counts.failed, 0);
   EXPECT_EQ(r.counts.regressed, 1);
-  EXPECT_EQ(r.verdict, "regressed");
+  EXPECT_EQ(r.verdict, stats::Outcome::kRegressed);
   EXPECT_EQ(r.exit_code(), 1);
 }
 

@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "perfci/check/comparability.h"
 #include "perfci/analysis/explanation.h"
-#include "perfci/model/number_format.h"
 #include "perfci/analysis/report_builder.h"
+#include "perfci/check/comparability.h"
+#include "perfci/model/number_format.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
 
@@ -23,7 +23,7 @@ const perfci::CheckGate& gate_of(const std::vector<perfci::CheckGate>& gates,
                                  const std::string& kind) {
   for (const auto& g : gates)
     if (g.kind == kind) return g;
-  static const perfci::CheckGate gated{"", "gated", "", "baseline"};
+  static const perfci::CheckGate gated{"", stats::Gate::kGated, "", "baseline"};
   return gated;
 }
 
@@ -96,18 +96,13 @@ std::string failed_benchmark_error(const BenchmarkResult& failed) {
   return "benchmark " + failed.name + " failed: " + failed.error.substr(0, failed.error.find('\n'));
 }
 
-stats::Decision decide_by_threshold(const stats::Comparison& c, const stats::MetricPolicy& policy) {
+// One run against the baseline's stored value: no interval can be drawn, so
+// the threshold alone decides (stats::decide_by_threshold).
+stats::Decision decide_one_run(const stats::Comparison& c, const stats::MetricPolicy& policy) {
   if (policy.deterministic) return stats::decide(c, policy, std::nullopt);
   double change = c.ratio - 1;
-  std::string head = perfci::format_change_precise(change) + " (one run against the baseline's)";
-  bool worse_up = policy.direction == stats::Direction::kHigherIsWorse;
-  if (std::fabs(change) > policy.threshold) {
-    bool worse = (change > 0) == worse_up;
-    return {worse ? stats::Verdict::kRegressed : stats::Verdict::kImproved,
-            head + ": beyond the " + perfci::format_threshold(policy.threshold) + " threshold"};
-  }
-  return {stats::Verdict::kUnchanged,
-          head + ": within the " + perfci::format_threshold(policy.threshold) + " threshold"};
+  return stats::decide_by_threshold(
+      change, policy, perfci::format_change_precise(change) + " (one run against the baseline's)");
 }
 
 perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) {
@@ -149,7 +144,7 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
   for (auto& g : check.gates) {
     if (g.kind != "callgrind" || !in.reference) continue;
     if (use_reference) {
-      g.gate = "gated";
+      g.gate = stats::Gate::kGated;
       g.source = "reference";
       g.reason = fmt::format(
           "by an in-runner A/B against {} ({}), built and counted on this runner: the stored "
@@ -160,7 +155,7 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     }
   }
   for (auto& g : check.gates)
-    if (g.gate == "gated" && g.source.empty()) g.source = "baseline";
+    if (g.gate == stats::Gate::kGated && g.source.empty()) g.source = "baseline";
 
   std::set<std::string> current_names;
   std::vector<BenchmarkRun> runs;
@@ -209,14 +204,14 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
       m.b = {v.value};
       m.comparison = stats::compare_deterministic(m.a, m.b);
       m.comparison.deterministic = m.policy.deterministic;
-      m.decision = decide_by_threshold(m.comparison, m.policy);
+      m.decision = decide_one_run(m.comparison, m.policy);
       m.first_decision = m.decision;
       const perfci::CheckGate& g = gate_of(check.gates, v.kind);
       m.gate = g.gate;
       m.gate_reason = g.reason;
-      if (m.gate == "gated" && m.decision.verdict == stats::Verdict::kRegressed) {
+      if (m.gate == stats::Gate::kGated && m.decision.verdict == stats::Verdict::kRegressed) {
         if (ActiveAccepted* a = find_accepted(in.accepted, cur.name, v.kind + "/" + v.metric)) {
-          m.gate = "accepted";
+          m.gate = stats::Gate::kAccepted;
           m.gate_reason = accepted_reason(*a);
         } else {
           check.findings.push_back(fmt::format("{}: {} {} regressed {} (threshold {})", cur.name,
@@ -253,11 +248,12 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     std::string kind = g.metric.substr(0, g.metric.find('/'));
     double t = config.oracle_gap_threshold(kind);
     g.threshold = t;
-    g.verdict = g.change > t ? "regressed" : g.change < -t ? "improved" : "unchanged";
-    g.gate = config.information_only_kind(kind) ? "information" : "gated";
-    if (g.gate == "gated" && g.verdict == "regressed") {
+    // A gap is a ratio of two medians: higher is worse, whatever the metric.
+    g.verdict = stats::verdict_by_threshold(g.change, t, stats::Direction::kHigherIsWorse);
+    g.gate = config.information_only_kind(kind) ? stats::Gate::kInformation : stats::Gate::kGated;
+    if (g.gate == stats::Gate::kGated && g.verdict == stats::Verdict::kRegressed) {
       if (find_accepted(in.accepted, g.benchmark, g.metric)) {
-        g.gate = "accepted";
+        g.gate = stats::Gate::kAccepted;
       } else {
         check.findings.push_back(
             fmt::format("oracle gap of {} ({}): {:.2f}x -> {:.2f}x, {} (threshold {})", g.workload,
@@ -274,11 +270,12 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     } else {
       for (const auto& run : runs)
         for (const auto& m : run.metrics)
-          if (m.gate == "accepted" && run.name == a.entry.benchmark &&
+          if (m.gate == stats::Gate::kAccepted && run.name == a.entry.benchmark &&
               m.kind + "/" + m.metric == a.entry.metric)
             status = "applied";
       for (const auto& g : r.oracle_gaps)
-        if (g.gate == "accepted" && g.benchmark == a.entry.benchmark && g.metric == a.entry.metric)
+        if (g.gate == stats::Gate::kAccepted && g.benchmark == a.entry.benchmark &&
+            g.metric == a.entry.metric)
           status = "applied";
     }
     check.accepted.push_back(
@@ -304,22 +301,20 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
   analysis::summarize(r);
   for (const auto& b : r.benchmarks)
     for (const auto& m : b.run.metrics)
-      if (m.gate == "gated" || m.gate == "accepted") ++check.gated_metrics;
-  check.exit_code = !check.errors.empty()     ? 2
-                    : !check.findings.empty() ? 1
-                    : check.gated_metrics == 0 ? perfci::kExitNotGated
-                                               : 0;
-  if (check.exit_code == perfci::kExitNotGated) {
+      if (stats::counts_for_gate(m.gate)) ++check.gated_metrics;
+  check.outcome =
+      stats::decide_check(!check.errors.empty(), !check.findings.empty(), check.gated_metrics);
+  if (check.outcome == stats::CheckOutcome::kNotGated) {
     std::string why;
     for (const auto& g : check.gates)
       why += (why.empty() ? "" : "; ") + g.kind + ": " +
-             (g.gate == "gated" ? "gated, but no benchmark had it on both sides" : g.reason);
+             (g.gate == stats::Gate::kGated ? "gated, but no benchmark had it on both sides"
+                                            : g.reason);
     check.not_gated_reason =
         "no benchmark metric could be gated against the baseline on this runner, so this run "
         "proves nothing about a regression (" +
         (why.empty() ? "no metric kind was measured" : why) + ")";
   }
-  check.outcome = perfci::check_outcome_name(check.exit_code);
   r.check = std::move(check);
   return r;
 }

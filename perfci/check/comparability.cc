@@ -45,17 +45,17 @@ std::vector<perfci::CheckGate> decide_gates(const baseline::ProfileComparison& p
                                             const std::vector<std::string>& information_only) {
   std::vector<perfci::CheckGate> out;
   for (const char* kind : {"callgrind", "wall", "counters"}) {
-    perfci::CheckGate g{kind, "gated", "", ""};
+    perfci::CheckGate g{kind, stats::Gate::kGated, "", ""};
     bool machine_bound = std::string(kind) != "callgrind";
     if (std::find(information_only.begin(), information_only.end(), kind) !=
         information_only.end()) {
-      g.gate = "information";
+      g.gate = stats::Gate::kInformation;
       g.reason = "perfci.json lists it in check.information_only";
     } else if (!p.toolchain_matches()) {
-      g.gate = "information";
+      g.gate = stats::Gate::kInformation;
       g.reason = "the toolchain differs from the baseline's: " + describe_differences(p.toolchain);
     } else if (machine_bound && !p.machine_matches()) {
-      g.gate = "information";
+      g.gate = stats::Gate::kInformation;
       g.reason = "another machine than the baseline's: " + describe_differences(p.machine);
     }
     out.push_back(std::move(g));

@@ -11,14 +11,14 @@ using baseline::fixtures::sample_profile;
 
 std::string gate(const std::vector<perfci::CheckGate>& gates, const std::string& kind) {
   for (const auto& g : gates)
-    if (g.kind == kind) return g.gate;
+    if (g.kind == kind) return std::string(stats::to_string(g.gate));
   return "?";
 }
 
 TEST(Comparability, SameProfileGatesEverything) {
   auto gates = decide_gates(baseline::compare_profiles(sample_profile(), sample_profile()), {});
   ASSERT_EQ(gates.size(), 3u);
-  for (const auto& g : gates) EXPECT_EQ(g.gate, "gated") << g.kind;
+  for (const auto& g : gates) EXPECT_EQ(g.gate, stats::Gate::kGated) << g.kind;
 }
 
 TEST(Comparability, AnotherToolchainLeavesEverythingInformation) {

@@ -11,6 +11,7 @@
 #include "perfci/model/results.h"
 #include "perfci/stats/comparison.h"
 #include "perfci/stats/noise_summary.h"
+#include "perfci/stats/outcome.h"
 #include "perfci/stats/verdict.h"
 
 namespace perfci {
@@ -35,13 +36,13 @@ struct MetricRun {
   std::optional<double> q_value;
   stats::Decision first_decision;
   std::optional<Confirmation> confirmation;
-  stats::Decision decision;  // the final verdict and its reason
+  stats::Decision decision;                  // the final verdict and its reason
   std::optional<stats::NoiseSummary> noise;  // A/A runs: the machine's noise
-  // `perfci check` only (empty in A/B runs, where every metric counts):
-  // "gated" (its verdict decides the exit code), "information" (shown, not
-  // gated: the baseline's toolchain or machine differs, or perfci.json says
-  // so) or "accepted" (a regression perfci.json's "accepted" list accepts).
-  std::string gate;
+  // kAll in A/B runs, where every metric counts; in `perfci check`, gated
+  // (its verdict decides the exit code), information (shown, not gated: the
+  // baseline's toolchain or machine differs, or perfci.json says so) or
+  // accepted (a regression perfci.json's "accepted" list accepts).
+  stats::Gate gate = stats::Gate::kAll;
   std::string gate_reason;  // why information / accepted, for the report
 };
 

@@ -10,12 +10,21 @@ using nlohmann::json;
 
 namespace {
 
-// What a metric counts as in the run's verdict: its decision where it is
-// gated (A/B, or a gated check metric), else what the gate made of it.
-std::string metric_outcome(const MetricRun& m) {
-  if (m.gate == "information") return "information";
-  if (m.gate == "accepted") return "accepted";
-  return std::string(stats::to_string(m.decision.verdict));
+// What a metric counts as in the run's verdict, as JSON writes it.
+std::string_view metric_outcome_name(const MetricRun& m) {
+  std::optional<stats::Outcome> o = stats::metric_outcome(m.decision.verdict, m.gate);
+  return o ? stats::to_string(*o) : stats::to_string(stats::Outcome::kInformation);
+}
+
+template <typename E>
+E parse_or_throw(std::optional<E> parsed, const std::string& text, const char* what) {
+  if (!parsed) throw Error("unknown " + std::string(what) + " \"" + text + "\"");
+  return *parsed;
+}
+
+stats::Gate gate_from_json(const json& j) {
+  std::string text = j.value("gate", "");
+  return parse_or_throw(stats::parse_gate(text), text, "gate");
 }
 
 json samples_json(const std::vector<double>& a, const std::vector<double>& b) {
@@ -26,7 +35,7 @@ json metric_json(const MetricRun& m) {
   json j{{"kind", m.kind},
          {"metric", m.metric},
          {"unit", metric_unit(m.kind, m.metric)},
-         {"outcome", metric_outcome(m)},
+         {"outcome", metric_outcome_name(m)},
          {"policy", m.policy},
          {"samples", samples_json(m.a, m.b)},
          {"comparison", m.comparison},
@@ -42,7 +51,7 @@ json metric_json(const MetricRun& m) {
                          {"decision", c.decision}};
   }
   if (m.noise) j["noise"] = *m.noise;
-  if (!m.gate.empty()) j["gate"] = m.gate;
+  if (m.gate != stats::Gate::kAll) j["gate"] = stats::to_string(m.gate);
   if (!m.gate_reason.empty()) j["gate_reason"] = m.gate_reason;
   return j;
 }
@@ -77,34 +86,21 @@ MetricRun metric_from_json(const json& j) {
     m.confirmation = std::move(conf);
   }
   if (j.contains("noise")) m.noise = j["noise"].get<stats::NoiseSummary>();
-  m.gate = j.value("gate", "");
+  m.gate = gate_from_json(j);
   m.gate_reason = j.value("gate_reason", "");
   return m;
 }
 
 }  // namespace
 
-int verdict_rank(const std::string& verdict) {
-  if (verdict == "failed") return 6;
-  if (verdict == "regressed") return 5;
-  if (verdict == "accepted") return 4;
-  if (verdict == "improved") return 3;
-  if (verdict == "noisy") return 2;
-  if (verdict == "unchanged") return 1;
-  return 0;
-}
-
-std::string benchmark_verdict(const BenchmarkRun& b) {
-  if (b.failed()) return "failed";
-  std::string worst;
-  for (const auto& m : b.metrics) {
-    if (m.gate == "information") continue;
-    std::string v(stats::to_string(m.decision.verdict));
-    if (v == "regressed" && m.gate == "accepted") v = "accepted";
-    if (worst.empty() || verdict_rank(v) > verdict_rank(worst)) worst = v;
-  }
-  if (worst.empty()) return b.metrics.empty() ? "unchanged" : "information";
-  return worst;
+stats::Outcome benchmark_outcome(const BenchmarkRun& b) {
+  if (b.failed()) return stats::Outcome::kFailed;
+  std::optional<stats::Outcome> worst;
+  for (const auto& m : b.metrics)
+    if (auto o = stats::metric_outcome(m.decision.verdict, m.gate))
+      worst = worst ? stats::worse(*worst, *o) : *o;
+  if (worst) return *worst;
+  return b.metrics.empty() ? stats::Outcome::kUnchanged : stats::Outcome::kInformation;
 }
 
 std::string metric_unit(const std::string& kind, const std::string& metric) {
@@ -115,7 +111,7 @@ std::string metric_unit(const std::string& kind, const std::string& metric) {
 }
 
 int Report::exit_code() const {
-  if (check) return check->exit_code;
+  if (check) return check->exit_code();
   if (counts.failed > 0) return 2;
   if (counts.regressed > 0) return 1;
   return 0;
@@ -170,7 +166,10 @@ void to_json(json& j, const CheckSection& v) {
   };
   json gates = json::array();
   for (const auto& g : v.gates)
-    gates.push_back({{"kind", g.kind}, {"gate", g.gate}, {"reason", g.reason}, {"source", g.source}});
+    gates.push_back({{"kind", g.kind},
+                     {"gate", stats::to_string(g.gate)},
+                     {"reason", g.reason},
+                     {"source", g.source}});
   json accepted = json::array();
   for (const auto& a : v.accepted)
     accepted.push_back({{"benchmark", a.benchmark},
@@ -195,26 +194,13 @@ void to_json(json& j, const CheckSection& v) {
            {"findings", v.findings},
            {"errors", v.errors},
            {"gated_metrics", v.gated_metrics},
-           {"outcome", v.outcome},
+           {"outcome", stats::to_string(v.outcome)},
            {"not_gated_reason", v.not_gated_reason},
-           {"exit_code", v.exit_code}};
+           {"exit_code", v.exit_code()}};
   if (v.reference) {
     const CheckReference& ref = *v.reference;
-    j["reference"] = {{"revision", ref.revision}, {"commit", ref.commit}, {"why", ref.why},
+    j["reference"] = {{"revision", ref.revision},   {"commit", ref.commit}, {"why", ref.why},
                       {"build_dir", ref.build_dir}, {"reused", ref.reused}, {"error", ref.error}};
-  }
-}
-
-std::string check_outcome_name(int exit_code) {
-  switch (exit_code) {
-    case 0:
-      return "pass";
-    case 1:
-      return "fail";
-    case kExitNotGated:
-      return "not gated";
-    default:
-      return "error";
   }
 }
 
@@ -238,7 +224,7 @@ void from_json(const json& j, CheckSection& v) {
   v.machine_differences = facts(j.at("machine_differences"));
   v.gates.clear();
   for (const auto& g : j.at("gates"))
-    v.gates.push_back({g.at("kind").get<std::string>(), g.at("gate").get<std::string>(),
+    v.gates.push_back({g.at("kind").get<std::string>(), gate_from_json(g),
                        g.at("reason").get<std::string>(), g.value("source", "")});
   v.accepted.clear();
   for (const auto& a : j.at("accepted"))
@@ -249,20 +235,32 @@ void from_json(const json& j, CheckSection& v) {
   v.missing_benchmarks = j.at("missing_benchmarks").get<std::vector<std::string>>();
   v.findings = j.at("findings").get<std::vector<std::string>>();
   v.errors = j.at("errors").get<std::vector<std::string>>();
-  v.exit_code = j.at("exit_code").get<int>();
+  // The outcome decides; reports written before it existed have only the
+  // exit code. A report whose two disagree is refused.
+  int exit_code = j.at("exit_code").get<int>();
+  v.outcome = stats::check_outcome_from_exit_code(exit_code);
+  if (j.contains("outcome")) {
+    std::string text = j["outcome"].get<std::string>();
+    v.outcome = parse_or_throw(stats::parse_check_outcome(text), text, "check outcome");
+  }
+  if (v.exit_code() != exit_code)
+    throw Error("check.outcome \"" + std::string(stats::to_string(v.outcome)) +
+                "\" contradicts check.exit_code " + std::to_string(exit_code));
   v.gated_metrics = j.value("gated_metrics", 0);
-  v.outcome = j.value("outcome", check_outcome_name(v.exit_code));
   v.not_gated_reason = j.value("not_gated_reason", "");
   if (j.contains("reference")) {
     const json& r = j["reference"];
-    v.reference = CheckReference{r.at("revision").get<std::string>(), r.at("commit").get<std::string>(),
-                                 r.at("why").get<std::string>(), r.at("build_dir").get<std::string>(),
-                                 r.at("reused").get<bool>(), r.at("error").get<std::string>()};
+    v.reference =
+        CheckReference{r.at("revision").get<std::string>(), r.at("commit").get<std::string>(),
+                       r.at("why").get<std::string>(),      r.at("build_dir").get<std::string>(),
+                       r.at("reused").get<bool>(),          r.at("error").get<std::string>()};
   }
 }
 
 void to_json(json& j, const ContractChange& v) {
-  j = json{{"contract", v.contract}, {"status_a", v.status_a}, {"status_b", v.status_b},
+  j = json{{"contract", v.contract},
+           {"status_a", v.status_a},
+           {"status_b", v.status_b},
            {"message", v.message}};
 }
 void from_json(const json& j, ContractChange& v) {
@@ -292,8 +290,8 @@ void to_json(json& j, const OracleGap& v) {
            {"metric", v.metric},     {"gap_a", v.gap_a},         {"gap_b", v.gap_b},
            {"change", v.change}};
   if (v.threshold) j["threshold"] = *v.threshold;
-  if (!v.verdict.empty()) j["verdict"] = v.verdict;
-  if (!v.gate.empty()) j["gate"] = v.gate;
+  if (v.verdict) j["verdict"] = stats::to_string(*v.verdict);
+  if (v.gate != stats::Gate::kAll) j["gate"] = stats::to_string(v.gate);
 }
 void from_json(const json& j, OracleGap& v) {
   v.workload = j.at("workload").get<std::string>();
@@ -304,13 +302,13 @@ void from_json(const json& j, OracleGap& v) {
   v.gap_b = j.at("gap_b").get<double>();
   v.change = j.at("change").get<double>();
   if (j.contains("threshold")) v.threshold = j["threshold"].get<double>();
-  v.verdict = j.value("verdict", "");
-  v.gate = j.value("gate", "");
+  if (j.contains("verdict")) v.verdict = j["verdict"].get<stats::Verdict>();
+  v.gate = gate_from_json(j);
 }
 
 void to_json(json& j, const BenchmarkReport& v) {
   const BenchmarkRun& b = v.run;
-  j = json{{"name", b.name}, {"outcome", benchmark_verdict(b)}};
+  j = json{{"name", b.name}, {"outcome", stats::to_string(benchmark_outcome(b))}};
   if (b.failed()) j["error"] = b.error;
   json metrics = json::array();
   for (const auto& m : b.metrics) metrics.push_back(metric_json(m));
@@ -323,36 +321,37 @@ void to_json(json& j, const BenchmarkReport& v) {
 void to_json(json& j, const Report& v) {
   json benchmarks = json::array();
   for (const auto& b : v.benchmarks) benchmarks.push_back(b);
-  j = json{{"schema", v.schema},
-           {"tool_version", v.tool_version},
-           {"created", v.created},
-           {"mode", v.mode},
-           {"machine", v.machine},
-           {"a", v.a},
-           {"b", v.b},
-           {"settings", v.settings},
-           {"run",
-            {{"seed", v.seed},
-             {"warmup", v.warmup},
-             {"pairs", v.pairs},
-             {"confirmation_pairs", v.confirmation_pairs},
-             {"order", v.order},
-             {"elapsed_s", v.elapsed_seconds}}},
-           {"summary",
-            {{"outcome", v.check ? v.check->outcome : v.verdict},
-             {"verdict", v.verdict},
-             {"gated_metrics", v.check ? json(v.check->gated_metrics) : json(nullptr)},
-             {"regressed", v.counts.regressed},
-             {"improved", v.counts.improved},
-             {"unchanged", v.counts.unchanged},
-             {"noisy", v.counts.noisy},
-             {"failed", v.counts.failed},
-             {"accepted", v.counts.accepted},
-             {"information", v.counts.information},
-             {"exit_code", v.exit_code()}}},
-           {"benchmarks", benchmarks},
-           {"contract_changes", v.contract_changes},
-           {"oracle_gaps", v.oracle_gaps}};
+  j = json{
+      {"schema", v.schema},
+      {"tool_version", v.tool_version},
+      {"created", v.created},
+      {"mode", v.mode},
+      {"machine", v.machine},
+      {"a", v.a},
+      {"b", v.b},
+      {"settings", v.settings},
+      {"run",
+       {{"seed", v.seed},
+        {"warmup", v.warmup},
+        {"pairs", v.pairs},
+        {"confirmation_pairs", v.confirmation_pairs},
+        {"order", v.order},
+        {"elapsed_s", v.elapsed_seconds}}},
+      {"summary",
+       {{"outcome", v.check ? stats::to_string(v.check->outcome) : stats::to_string(v.verdict)},
+        {"verdict", stats::to_string(v.verdict)},
+        {"gated_metrics", v.check ? json(v.check->gated_metrics) : json(nullptr)},
+        {"regressed", v.counts.regressed},
+        {"improved", v.counts.improved},
+        {"unchanged", v.counts.unchanged},
+        {"noisy", v.counts.noisy},
+        {"failed", v.counts.failed},
+        {"accepted", v.counts.accepted},
+        {"information", v.counts.information},
+        {"exit_code", v.exit_code()}}},
+      {"benchmarks", benchmarks},
+      {"contract_changes", v.contract_changes},
+      {"oracle_gaps", v.oracle_gaps}};
   if (v.check) j["check"] = *v.check;
 }
 
@@ -360,7 +359,8 @@ Report report_from_json(const json& j, const std::string& origin) {
   if (!j.is_object()) throw Error(origin + ": not a perfci report (expected a JSON object)");
   std::string schema = j.value("schema", "");
   if (schema != kReportSchema)
-    throw Error(origin + ": schema is \"" + schema + "\", this perfci reads \"" + kReportSchema + "\"");
+    throw Error(origin + ": schema is \"" + schema + "\", this perfci reads \"" + kReportSchema +
+                "\"");
   std::string where = "(top level)";
   try {
     Report r;
@@ -385,7 +385,8 @@ Report report_from_json(const json& j, const std::string& origin) {
     r.elapsed_seconds = run.at("elapsed_s").get<double>();
     where = "summary";
     const json& s = j.at("summary");
-    r.verdict = s.at("verdict").get<std::string>();
+    std::string verdict = s.at("verdict").get<std::string>();
+    r.verdict = parse_or_throw(stats::parse_outcome(verdict), verdict, "verdict");
     r.counts = {s.at("regressed").get<int>(), s.at("improved").get<int>(),
                 s.at("unchanged").get<int>(), s.at("noisy").get<int>(),
                 s.at("failed").get<int>(),    s.value("accepted", 0),
@@ -402,8 +403,10 @@ Report report_from_json(const json& j, const std::string& origin) {
         b.run.metrics.push_back(metric_from_json(bj["metrics"][k]));
       }
       where = "benchmarks[" + std::to_string(i) + "]";
-      if (bj.contains("detail_a")) b.run.detail_a = benchmark_result_from_json(bj["detail_a"], origin);
-      if (bj.contains("detail_b")) b.run.detail_b = benchmark_result_from_json(bj["detail_b"], origin);
+      if (bj.contains("detail_a"))
+        b.run.detail_a = benchmark_result_from_json(bj["detail_a"], origin);
+      if (bj.contains("detail_b"))
+        b.run.detail_b = benchmark_result_from_json(bj["detail_b"], origin);
       if (bj.contains("explanation")) b.explanation = bj["explanation"].get<Explanation>();
       r.benchmarks.push_back(std::move(b));
     }

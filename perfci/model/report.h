@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "perfci/model/ab_run.h"
+#include "perfci/stats/outcome.h"
 #include "perfci/version.h"  // kReportSchema
 
 namespace perfci {
@@ -22,8 +23,8 @@ struct Side {
   std::string commit;    // full hash, when known
   bool dirty = false;    // WORKTREE with uncommitted changes
   std::string binary;
-  std::string build_id;  // GNU build-id of the binary, hex
-  std::string compiler;  // DWARF producer: compiler, version and flags
+  std::string build_id;                             // GNU build-id of the binary, hex
+  std::string compiler;                             // DWARF producer: compiler, version and flags
   nlohmann::json build = nlohmann::json::object();  // build folder, preset, reused, ...
   nlohmann::json contracts;  // "perfci.contracts/1" results, null when not checked
 };
@@ -68,7 +69,7 @@ struct BenchmarkReport {
 
 // engine/X against sqlite/X: how far the engine is from the oracle, on A and on B.
 struct OracleGap {
-  std::string workload;  // X
+  std::string workload;   // X
   std::string benchmark;  // engine/X
   std::string oracle;     // sqlite/X
   std::string metric;     // "wall/real_time_ns", "callgrind/ir"
@@ -78,8 +79,8 @@ struct OracleGap {
   // `perfci check` only: the gap is compared with the baseline's on any
   // machine, against its own threshold.
   std::optional<double> threshold;
-  std::string verdict;  // regressed, improved, unchanged; empty in A/B
-  std::string gate;     // gated, information, accepted; empty in A/B
+  std::optional<stats::Verdict> verdict;  // regressed, improved, unchanged; none in A/B
+  stats::Gate gate = stats::Gate::kAll;   // gated, information, accepted; kAll in A/B
 };
 
 struct SummaryCounts {
@@ -97,8 +98,8 @@ struct CheckFact {
 };
 
 struct CheckGate {
-  std::string kind;    // wall, counters, callgrind
-  std::string gate;    // gated or information
+  std::string kind;                              // wall, counters, callgrind
+  stats::Gate gate = stats::Gate::kInformation;  // kGated or kInformation
   std::string reason;  // why not gated, or why gated the way `source` says
   // What side A of a gated kind is: "baseline" (the stored file) or
   // "reference" (a revision built and measured on this runner); empty
@@ -114,8 +115,8 @@ struct CheckReference {
   std::string commit;    // full hash; empty when it could not be resolved
   std::string why;       // why the stored baseline could not gate
   std::string build_dir;
-  bool reused = false;   // a cached build of the commit was used as it was
-  std::string error;     // why no reference could be measured; empty when it was
+  bool reused = false;  // a cached build of the commit was used as it was
+  std::string error;    // why no reference could be measured; empty when it was
 };
 
 struct AcceptedStatus {
@@ -146,20 +147,16 @@ struct CheckSection {
   // pass (0), fail (1), error (2) or "not gated" (3): nothing could be
   // gated, whatever the numbers; the headline, summary.outcome and the exit
   // code are all this one value (issue 13).
-  std::string outcome;
+  stats::CheckOutcome outcome = stats::CheckOutcome::kPass;
   std::string not_gated_reason;  // for "not gated": what kept each kind out
-  int exit_code = 0;
+  int exit_code() const { return stats::exit_code(outcome); }
 };
-
-// The outcome of a check from what it found, and its exit code.
-inline constexpr int kExitNotGated = 3;
-std::string check_outcome_name(int exit_code);
 
 struct Report {
   std::string schema = kReportSchema;
   std::string tool_version;
-  std::string created;  // UTC, ISO 8601
-  std::string mode;     // "ab", "aa" or "check"
+  std::string created;                                // UTC, ISO 8601
+  std::string mode;                                   // "ab", "aa" or "check"
   nlohmann::json machine = nlohmann::json::object();  // `perfci env --json`
   Side a;
   Side b;
@@ -175,7 +172,7 @@ struct Report {
   std::vector<OracleGap> oracle_gaps;
   // failed, regressed, accepted, improved, noisy, unchanged or information:
   // the worst of all benchmarks.
-  std::string verdict;
+  stats::Outcome verdict = stats::Outcome::kUnchanged;
   SummaryCounts counts;
   std::optional<CheckSection> check;  // mode "check" only
 
@@ -190,14 +187,10 @@ struct Report {
 // counters, "ratio" for derived ratios such as IPC.
 std::string metric_unit(const std::string& kind, const std::string& metric);
 
-// A benchmark's verdict over its metrics: failed, then regressed, accepted,
-// improved, noisy, unchanged. Metrics gated as "information" do not count; a
-// benchmark with metrics but none gated is "information".
-std::string benchmark_verdict(const BenchmarkRun& b);
-
-// Higher is worse: failed 6, regressed 5, accepted 4, improved 3, noisy 2,
-// unchanged 1, information 0.
-int verdict_rank(const std::string& verdict);
+// A benchmark's outcome: failed when it did not run, else the worst of its
+// metrics' outcomes (stats::metric_outcome); a benchmark with metrics none of
+// which is gated is "information", one without metrics "unchanged".
+stats::Outcome benchmark_outcome(const BenchmarkRun& b);
 
 void to_json(nlohmann::json& j, const Side& v);
 void from_json(const nlohmann::json& j, Side& v);

@@ -23,16 +23,29 @@ struct Row {
   int rank;
 };
 
-// What a row's verdict cell says, and how bad it is for ordering.
+// The word a verdict cell shows: the numbers' verdict, or "accepted".
+std::string shown_verdict(stats::Verdict verdict, stats::Gate gate) {
+  return std::string(gate == stats::Gate::kAccepted ? stats::to_string(stats::Outcome::kAccepted)
+                                                    : stats::to_string(verdict));
+}
+
+// What a row's verdict cell says, and how bad it is for ordering: what the
+// metric counts as, information-only rows last.
 Row make_row(const BenchmarkReport& b, const MetricRun& m) {
-  std::string v(stats::to_string(m.decision.verdict));
-  int rank = verdict_rank(v);
-  if (m.gate == "accepted" && v == "regressed") {
-    v = "accepted";
-    rank = verdict_rank("accepted");
-  }
-  if (m.gate == "information") rank = 0;
-  return {&b, &m, v, rank};
+  auto counts = stats::metric_outcome(m.decision.verdict, m.gate);
+  return {&b, &m, shown_verdict(m.decision.verdict, m.gate),
+          stats::rank(counts.value_or(stats::Outcome::kInformation))};
+}
+
+// An oracle gap's verdict cell, and its CSS class for the HTML.
+std::string gap_verdict(const OracleGap& g) {
+  std::string v = g.verdict ? shown_verdict(*g.verdict, g.gate) : "";
+  if (g.gate == stats::Gate::kInformation) v += " (information)";
+  return v;
+}
+std::string gap_class(const OracleGap& g) {
+  if (g.gate == stats::Gate::kInformation) return "information";
+  return g.verdict ? shown_verdict(*g.verdict, g.gate) : "";
 }
 
 // CPU time says what real time says on an idle machine; its rows would
@@ -43,7 +56,7 @@ bool worth_a_row(const MetricRun& m) {
 }
 
 bool worth_a_row(const OracleGap& g) {
-  return !(g.metric == "wall/cpu_time_ns" && g.verdict == "unchanged");
+  return !(g.metric == "wall/cpu_time_ns" && g.verdict == stats::Verdict::kUnchanged);
 }
 
 std::vector<Row> rows_worst_first(const Report& r) {
@@ -58,13 +71,13 @@ std::vector<Row> rows_worst_first(const Report& r) {
 
 std::string verdict_text(const Row& row, bool markdown) {
   const MetricRun& m = *row.metric;
-  if (m.gate == "information") return row.verdict + " (information)";
-  if (row.verdict == "regressed") return markdown ? "**regressed**" : "regressed";
+  if (m.gate == stats::Gate::kInformation) return row.verdict + " (information)";
+  if (row.verdict == "regressed" && markdown) return "**regressed**";
   return row.verdict;
 }
 
 std::string gate_line(const CheckGate& g) {
-  if (g.gate != "gated") return "information only: " + g.reason;
+  if (g.gate != stats::Gate::kGated) return "information only: " + g.reason;
   if (g.source == "reference") return "gated " + g.reason;
   return "gated against the stored baseline";
 }
@@ -88,14 +101,15 @@ std::string lead(const Report& r) {
 }  // namespace
 
 std::string check_outcome(const Report& r) {
-  return r.check->outcome.empty() ? check_outcome_name(r.exit_code()) : r.check->outcome;
+  return std::string(stats::to_string(r.check->outcome));
 }
 
 std::string render_check_markdown(const Report& r) {
   const CheckSection& c = *r.check;
   std::string md = fmt::format("## perfci check: **{}**\n\n", check_outcome(r));
   if (!c.not_gated_reason.empty())
-    md += fmt::format("**Not gated (exit {}):** {}.\n\n", kExitNotGated,
+    md += fmt::format("**Not gated (exit {}):** {}.\n\n",
+                      stats::exit_code(stats::CheckOutcome::kNotGated),
                       markdown_cell(c.not_gated_reason));
   md += lead(r) + "\n\n";
   if (c.reference && c.reference->error.empty())
@@ -162,13 +176,8 @@ std::string render_check_markdown(const Report& r) {
     md += "|---|---|---:|---:|---:|---:|---|\n";
     for (const auto& g : r.oracle_gaps) {
       if (!worth_a_row(g)) continue;
-      std::string v = g.verdict;
-      if (g.gate == "information")
-        v += " (information)";
-      else if (g.gate == "accepted")
-        v = "accepted";
-      else if (v == "regressed")
-        v = "**regressed**";
+      std::string v = gap_verdict(g);
+      if (v == "regressed") v = "**regressed**";
       md +=
           fmt::format("| {} | {} | {:.2f}x | {:.2f}x | {} | {} | {} |\n", markdown_cell(g.workload),
                       g.metric, g.gap_a, g.gap_b, format_change_precise(g.change),
@@ -261,10 +270,12 @@ std::string render_check_html(const Report& r) {
        "svg .tick,svg "
        ".side{font-size:11px;fill:#2d3748}pre{background:#f7fafc;padding:8px;overflow:auto}";
   h += "</style>\n</head>\n<body>\n";
-  std::string outcome_class = outcome == "not gated" ? "error" : outcome;
+  std::string outcome_class =
+      r.check->outcome == stats::CheckOutcome::kNotGated ? "error" : outcome;
   h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span></h1>\n", outcome_class, outcome);
   if (!c.not_gated_reason.empty())
-    h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n", kExitNotGated,
+    h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n",
+                     stats::exit_code(stats::CheckOutcome::kNotGated),
                      html_escape(c.not_gated_reason));
   h += "<p>" + html_escape(lead(r)) + "</p>\n";
   for (const auto& [title, list] :
@@ -276,7 +287,8 @@ std::string render_check_html(const Report& r) {
   }
   h += "<table>\n<tr><th>metric kind</th><th>compared</th></tr>\n";
   for (const auto& g : c.gates)
-    h += "<tr>" + td(g.kind) + td(gate_line(g), g.gate.c_str()) + "</tr>\n";
+    h += "<tr>" + td(g.kind) + td(gate_line(g), std::string(stats::to_string(g.gate)).c_str()) +
+         "</tr>\n";
   h += "</table>\n";
   if (!c.toolchain_differences.empty() || !c.machine_differences.empty()) {
     h += "<table>\n<tr><th>profile fact</th><th>baseline</th><th>this run</th></tr>\n";
@@ -290,7 +302,7 @@ std::string render_check_html(const Report& r) {
        "<th>threshold</th><th>verdict</th></tr>\n";
   for (const Row& row : rows_worst_first(r)) {
     const MetricRun& m = *row.metric;
-    std::string cls = m.gate == "information" ? "information" : row.verdict;
+    std::string cls = m.gate == stats::Gate::kInformation ? "information" : row.verdict;
     h += "<tr>" + td(row.bench->run.name) + td(metric_label(m)) +
          td(format_value(m.metric, m.a.front()), "num") +
          td(format_value(m.metric, m.b.front()), "num") +
@@ -310,12 +322,8 @@ std::string render_check_html(const Report& r) {
          "run</th><th>change</th><th>threshold</th><th>verdict</th></tr>\n";
     for (const auto& g : r.oracle_gaps) {
       if (!worth_a_row(g)) continue;
-      std::string v = g.gate == "information" ? g.verdict + " (information)"
-                      : g.gate == "accepted"  ? "accepted"
-                                              : g.verdict;
-      std::string cls = g.gate == "information" ? "information"
-                        : g.gate == "accepted"  ? "accepted"
-                                                : g.verdict;
+      std::string v = gap_verdict(g);
+      std::string cls = gap_class(g);
       h += "<tr>" + td(g.workload) + td(g.metric) + td(fmt::format("{:.2f}x", g.gap_a), "num") +
            td(fmt::format("{:.2f}x", g.gap_b), "num") + td(format_change_precise(g.change), "num") +
            td(g.threshold ? format_threshold(*g.threshold) : "-", "num") + td(v, cls.c_str()) +

@@ -68,18 +68,18 @@ TEST(BaselineComparison, TheSameNumbersPass) {
   perfci::Report r = compare_with_baseline(inputs(kBase), config());
   EXPECT_EQ(r.mode, "check");
   EXPECT_EQ(r.exit_code(), 0);
-  EXPECT_EQ(r.check->exit_code, 0);
+  EXPECT_EQ(r.check->outcome, stats::CheckOutcome::kPass);
   EXPECT_TRUE(r.check->findings.empty());
   EXPECT_EQ(r.benchmarks.size(), 4u);
   EXPECT_EQ(r.counts.unchanged, 4);
-  EXPECT_EQ(metric(r, "engine/read", "callgrind").gate, "gated");
+  EXPECT_EQ(metric(r, "engine/read", "callgrind").gate, stats::Gate::kGated);
   EXPECT_EQ(metric(r, "engine/read", "callgrind").a, std::vector<double>{10000.0});
   // Gaps for both workloads and all three metrics, all unchanged at 2.0x.
   ASSERT_EQ(r.oracle_gaps.size(), 6u);
   for (const auto& g : r.oracle_gaps) {
     EXPECT_DOUBLE_EQ(g.gap_a, 2.0);
-    EXPECT_EQ(g.verdict, "unchanged");
-    EXPECT_EQ(g.gate, "gated");
+    EXPECT_EQ(g.verdict, stats::Verdict::kUnchanged);
+    EXPECT_EQ(g.gate, stats::Gate::kGated);
   }
 }
 
@@ -89,9 +89,9 @@ TEST(BaselineComparison, OnePercentMoreInstructionsFailsNamingTheBenchmark) {
   EXPECT_EQ(r.exit_code(), 1);
   ASSERT_EQ(r.check->findings.size(), 1u);
   EXPECT_EQ(r.check->findings[0], "engine/write: callgrind ir regressed +1.00% (threshold 0.2%)");
-  EXPECT_EQ(perfci::benchmark_verdict(bench(r, "engine/write").run), "regressed");
+  EXPECT_EQ(perfci::benchmark_outcome(bench(r, "engine/write").run), stats::Outcome::kRegressed);
   EXPECT_EQ(r.counts.regressed, 1);
-  EXPECT_EQ(r.verdict, "regressed");
+  EXPECT_EQ(r.verdict, stats::Outcome::kRegressed);
   // The baseline kept per-function costs: the report says where it grew.
   ASSERT_TRUE(bench(r, "engine/write").explanation);
   std::string md = report::render_markdown(r);
@@ -121,10 +121,10 @@ TEST(BaselineComparison, AnAcceptedEntryTurnsItIntoAccepted) {
                   false}};
   auto r = compare_with_baseline(std::move(in), config());
   EXPECT_EQ(r.exit_code(), 0);
-  EXPECT_EQ(metric(r, "engine/write", "callgrind").gate, "accepted");
+  EXPECT_EQ(metric(r, "engine/write", "callgrind").gate, stats::Gate::kAccepted);
   EXPECT_NE(metric(r, "engine/write", "callgrind").gate_reason.find("batched journal writes"),
             std::string::npos);
-  EXPECT_EQ(perfci::benchmark_verdict(bench(r, "engine/write").run), "accepted");
+  EXPECT_EQ(perfci::benchmark_outcome(bench(r, "engine/write").run), stats::Outcome::kAccepted);
   EXPECT_EQ(r.counts.accepted, 1);
   ASSERT_EQ(r.check->accepted.size(), 1u);
   EXPECT_EQ(r.check->accepted[0].status, "applied");
@@ -147,14 +147,14 @@ TEST(BaselineComparison, AnotherToolchainMakesIrInformationButTheGapStillCounts)
   in.profile.toolchain.compiler_version = "12.3.0";
   auto r = compare_with_baseline(std::move(in), config());
   // Nothing of the benchmarks' own could be gated: not a pass (issue 13).
-  EXPECT_EQ(r.exit_code(), perfci::kExitNotGated) << r.check->findings.size();
-  EXPECT_EQ(r.check->outcome, "not gated");
+  EXPECT_EQ(r.exit_code(), stats::exit_code(stats::CheckOutcome::kNotGated)) << r.check->findings.size();
+  EXPECT_EQ(r.check->outcome, stats::CheckOutcome::kNotGated);
   EXPECT_EQ(r.check->gated_metrics, 0);
   EXPECT_NE(r.check->not_gated_reason.find("callgrind: the toolchain differs"), std::string::npos)
       << r.check->not_gated_reason;
-  EXPECT_EQ(metric(r, "engine/write", "callgrind").gate, "information");
+  EXPECT_EQ(metric(r, "engine/write", "callgrind").gate, stats::Gate::kInformation);
   EXPECT_EQ(metric(r, "engine/write", "callgrind").decision.verdict, stats::Verdict::kRegressed);
-  EXPECT_EQ(perfci::benchmark_verdict(bench(r, "engine/write").run), "information");
+  EXPECT_EQ(perfci::benchmark_outcome(bench(r, "engine/write").run), stats::Outcome::kInformation);
   ASSERT_EQ(r.check->toolchain_differences.size(), 1u);
   EXPECT_EQ(r.check->toolchain_differences[0].fact, "compiler_version");
   std::string md = report::render_markdown(r);
@@ -193,10 +193,10 @@ TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
   here["engine/read"] = {10100.0, 2000.0};
   auto pass = compare_with_baseline(with_reference(here, here), config({"wall"}));
   EXPECT_EQ(pass.exit_code(), 0) << (pass.check->findings.empty() ? "" : pass.check->findings[0]);
-  EXPECT_EQ(pass.check->outcome, "pass");
+  EXPECT_EQ(pass.check->outcome, stats::CheckOutcome::kPass);
   EXPECT_EQ(pass.check->gated_metrics, 4);
   const MetricRun& ir = metric(pass, "engine/read", "callgrind");
-  EXPECT_EQ(ir.gate, "gated");
+  EXPECT_EQ(ir.gate, stats::Gate::kGated);
   EXPECT_EQ(ir.a, std::vector<double>{10100.0});  // the reference's, not the baseline's 10000
   ASSERT_EQ(pass.check->gates[0].kind, "callgrind");
   EXPECT_EQ(pass.check->gates[0].source, "reference");
@@ -231,7 +231,7 @@ TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
   CheckInputs broken = with_reference(here, here);
   broken.reference->error = "could not build abc123: no CMakeLists.txt";
   auto none = compare_with_baseline(std::move(broken), config({"wall"}));
-  EXPECT_EQ(none.exit_code(), perfci::kExitNotGated);
+  EXPECT_EQ(none.exit_code(), stats::exit_code(stats::CheckOutcome::kNotGated));
   EXPECT_NE(none.check->not_gated_reason.find("no in-runner reference either: could not build"),
             std::string::npos)
       << none.check->not_gated_reason;
@@ -259,7 +259,7 @@ TEST(BaselineComparison, TheHeadlineTheOutcomeAndTheExitCodeAlwaysAgree) {
       const json j = r;
       const std::string outcome = j["summary"]["outcome"];
       seen.insert(outcome);
-      EXPECT_EQ(outcome, perfci::check_outcome_name(r.exit_code()));
+      EXPECT_EQ(outcome, stats::to_string(stats::check_outcome_from_exit_code(r.exit_code())));
       EXPECT_EQ(j["summary"]["exit_code"], r.exit_code());
       EXPECT_EQ(j["check"]["outcome"], outcome);
       EXPECT_EQ(report::render_markdown(r).rfind("## perfci check: **" + outcome + "**", 0), 0u);
@@ -296,9 +296,9 @@ TEST(BaselineComparison, AnotherMachineKeepsIrGatedAndWallInformation) {
   // Nothing is information-only by configuration: the other machine alone
   // must keep the 4.5x slower wall time itself from failing the gate.
   auto r = compare_with_baseline(std::move(in), config());
-  EXPECT_EQ(metric(r, "engine/read", "callgrind").gate, "gated");
+  EXPECT_EQ(metric(r, "engine/read", "callgrind").gate, stats::Gate::kGated);
   const auto& wall = metric(r, "engine/read", "wall", "real_time_ns");
-  EXPECT_EQ(wall.gate, "information");
+  EXPECT_EQ(wall.gate, stats::Gate::kInformation);
   EXPECT_NE(wall.gate_reason.find("another machine than the baseline's"), std::string::npos)
       << wall.gate_reason;
   // The oracle gap is measured within one run, so it stays gated on any
@@ -307,7 +307,7 @@ TEST(BaselineComparison, AnotherMachineKeepsIrGatedAndWallInformation) {
   for (const auto& g : r.oracle_gaps)
     if (g.metric.rfind("wall/", 0) == 0) {
       ++wall_gaps;
-      EXPECT_EQ(g.gate, "gated") << g.metric;
+      EXPECT_EQ(g.gate, stats::Gate::kGated) << g.metric;
     }
   EXPECT_GT(wall_gaps, 0);
   EXPECT_EQ(r.exit_code(), 1);

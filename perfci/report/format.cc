@@ -33,7 +33,7 @@ std::vector<const BenchmarkReport*> benchmarks_worst_first(const Report& r) {
   std::vector<const BenchmarkReport*> out;
   for (const auto& b : r.benchmarks) out.push_back(&b);
   std::stable_sort(out.begin(), out.end(), [](const BenchmarkReport* x, const BenchmarkReport* y) {
-    return verdict_rank(benchmark_verdict(x->run)) > verdict_rank(benchmark_verdict(y->run));
+    return stats::rank(benchmark_outcome(x->run)) > stats::rank(benchmark_outcome(y->run));
   });
   return out;
 }

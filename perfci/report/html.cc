@@ -63,15 +63,17 @@ std::string render_html(const Report& r) {
   bool aa = r.mode == "aa";
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += fmt::format("<title>perfci {}: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                   aa ? "A/A" : "A/B", html_escape(r.verdict), kStyle);
+                   aa ? "A/A" : "A/B", html_escape(std::string(stats::to_string(r.verdict))),
+                   kStyle);
   h += fmt::format("<h1>perfci {}: <span class=\"{}\">{}</span></h1>\n", aa ? "A/A (noise)" : "A/B",
-                   html_escape(r.verdict), html_escape(r.verdict));
-  h += fmt::format("<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed. {} pairs{}, seed {}, "
-                   "{:.0f} s; created {}.</p>\n",
-                   r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
-                   r.counts.failed, r.pairs,
-                   r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
-                   r.seed, r.elapsed_seconds, html_escape(r.created));
+                   html_escape(std::string(stats::to_string(r.verdict))),
+                   html_escape(std::string(stats::to_string(r.verdict))));
+  h += fmt::format(
+      "<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed. {} pairs{}, seed {}, "
+      "{:.0f} s; created {}.</p>\n",
+      r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy, r.counts.failed,
+      r.pairs, r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
+      r.seed, r.elapsed_seconds, html_escape(r.created));
   h += "<ul>\n";
   for (const Side* s : {&r.a, &r.b}) {
     h += fmt::format("<li><b>{}</b>: {}", html_escape(s->label), html_escape(side_description(*s)));
@@ -84,9 +86,10 @@ std::string render_html(const Report& r) {
        "(median)</th><th>B/A</th><th>95% interval</th><th>q</th><th>verdict</th><th>other "
        "metrics</th></tr>\n";
   for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
-    std::string v = benchmark_verdict(b->run);
+    std::string v = std::string(stats::to_string(benchmark_outcome(b->run)));
     const MetricRun* m = primary_metric(b->run);
-    h += "<tr><td><a href=\"#" + anchor(b->run.name) + "\">" + html_escape(b->run.name) + "</a></td>";
+    h += "<tr><td><a href=\"#" + anchor(b->run.name) + "\">" + html_escape(b->run.name) +
+         "</a></td>";
     if (!m) {
       h += "<td colspan=\"6\"></td>" + td(v, v.c_str()) + "<td></td></tr>\n";
       continue;
@@ -95,40 +98,46 @@ std::string render_html(const Report& r) {
     h += td(metric_label(*m)) + td(format_value(m->metric, c.a.median), "num") +
          td(format_value(m->metric, c.b.median), "num") + td(format_ratio(c.ratio), "num") +
          td("[" + format_ratio(c.interval.lo) + ", " + format_ratio(c.interval.hi) + "]") +
-         td(format_q(m->q_value), "num") + td(v, v.c_str()) + td(other_changes(b->run, m)) + "</tr>\n";
+         td(format_q(m->q_value), "num") + td(v, v.c_str()) + td(other_changes(b->run, m)) +
+         "</tr>\n";
   }
   h += "</table>\n";
 
   if (!r.oracle_gaps.empty()) {
-    h += "<h2>Oracle gap (engine / oracle)</h2>\n<table>\n<tr><th>workload</th><th>metric</th><th>A</th>"
+    h += "<h2>Oracle gap (engine / "
+         "oracle)</h2>\n<table>\n<tr><th>workload</th><th>metric</th><th>A</th>"
          "<th>B</th><th>change</th></tr>\n";
     for (const auto& g : r.oracle_gaps)
       h += "<tr>" + td(g.workload) + td(g.metric) + td(fmt::format("{:.2f}x", g.gap_a), "num") +
-           td(fmt::format("{:.2f}x", g.gap_b), "num") + td(format_change(g.change), "num") + "</tr>\n";
+           td(fmt::format("{:.2f}x", g.gap_b), "num") + td(format_change(g.change), "num") +
+           "</tr>\n";
     h += "</table>\n";
   }
   if (!r.contract_changes.empty()) {
-    h += "<h2>Contracts that changed</h2>\n<table>\n<tr><th>contract</th><th>A</th><th>B</th><th>message</th></tr>\n";
+    h += "<h2>Contracts that "
+         "changed</h2>\n<table>\n<tr><th>contract</th><th>A</th><th>B</th><th>message</th></tr>\n";
     for (const auto& c : r.contract_changes)
       h += "<tr>" + td(c.contract) + td(c.status_a) + td(c.status_b) + td(c.message) + "</tr>\n";
     h += "</table>\n";
   }
 
   for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
-    std::string v = benchmark_verdict(b->run);
-    h += fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2>{} <span class=\"{}\">{}</span></h2>\n",
-                     anchor(b->run.name), html_escape(b->run.name), html_escape(v), html_escape(v));
+    std::string v = std::string(stats::to_string(benchmark_outcome(b->run)));
+    h += fmt::format(
+        "<section class=\"benchmark\" id=\"{}\">\n<h2>{} <span class=\"{}\">{}</span></h2>\n",
+        anchor(b->run.name), html_escape(b->run.name), html_escape(v), html_escape(v));
     if (b->run.failed()) h += "<pre>" + html_escape(b->run.error) + "</pre>\n";
     for (const auto& m : b->run.metrics) {
       std::string title = b->run.name + " — " + metric_label(m);
-      h += fmt::format("<h3>{}: <span class=\"{}\">{}</span></h3>\n<p>{}</p>\n", html_escape(metric_label(m)),
-                       stats::to_string(m.decision.verdict), stats::to_string(m.decision.verdict),
-                       html_escape(m.decision.reason));
+      h += fmt::format("<h3>{}: <span class=\"{}\">{}</span></h3>\n<p>{}</p>\n",
+                       html_escape(metric_label(m)), stats::to_string(m.decision.verdict),
+                       stats::to_string(m.decision.verdict), html_escape(m.decision.reason));
       if (m.noise)
-        h += fmt::format("<p>Machine noise: {:.2f}% per pair, 95% of pairs within ±{:.2f}%, detectable "
-                         "change {}.</p>\n",
-                         m.noise->pair_noise * 100, m.noise->p95_abs_change * 100,
-                         html_escape(format_change(m.noise->detectable_effect)));
+        h += fmt::format(
+            "<p>Machine noise: {:.2f}% per pair, 95% of pairs within ±{:.2f}%, detectable "
+            "change {}.</p>\n",
+            m.noise->pair_noise * 100, m.noise->p95_abs_change * 100,
+            html_escape(format_change(m.noise->detectable_effect)));
       h += render_strip_plot({title, m.metric, m.a, m.b});
     }
     if (b->explanation) {
@@ -137,12 +146,14 @@ std::string render_html(const Report& r) {
       for (const auto& n : e.notes) h += "<li>" + html_escape(n) + "</li>\n";
       h += "</ul>\n";
       if (!e.symbols.empty()) {
-        h += fmt::format("<table>\n<tr><th>symbol ({})</th><th>change</th><th>A per iter</th><th>B per "
-                         "iter</th><th>share A</th><th>share B</th></tr>\n",
-                         html_escape(e.source));
+        h += fmt::format(
+            "<table>\n<tr><th>symbol ({})</th><th>change</th><th>A per iter</th><th>B per "
+            "iter</th><th>share A</th><th>share B</th></tr>\n",
+            html_escape(e.source));
         for (const auto& s : e.symbols)
           h += "<tr>" + td(s.symbol) + td(s.change) + td(format_value("", s.cost_a), "num") +
-               td(format_value("", s.cost_b), "num") + td(fmt::format("{:.1f}%", s.share_a * 100), "num") +
+               td(format_value("", s.cost_b), "num") +
+               td(fmt::format("{:.1f}%", s.share_a * 100), "num") +
                td(fmt::format("{:.1f}%", s.share_b * 100), "num") + "</tr>\n";
         h += "</table>\n";
       }

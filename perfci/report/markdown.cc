@@ -14,7 +14,8 @@ std::string render_markdown(const Report& r) {
   if (r.check) return render_check_markdown(r);
   std::string md;
   bool aa = r.mode == "aa";
-  md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B", r.verdict);
+  md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B",
+                    stats::to_string(r.verdict));
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
                     r.counts.failed);
@@ -34,7 +35,7 @@ std::string render_markdown(const Report& r) {
       "metrics |\n";
   md += "|---|---|---:|---:|---:|---|---:|---|---|\n";
   for (const BenchmarkReport* b : benchmarks_worst_first(r)) {
-    std::string verdict = benchmark_verdict(b->run);
+    std::string verdict = std::string(stats::to_string(benchmark_outcome(b->run)));
     const MetricRun* m = primary_metric(b->run);
     if (!m) {
       md += fmt::format("| {} | - | - | - | - | - | - | **{}** | |\n", markdown_cell(b->run.name),
@@ -59,7 +60,8 @@ std::string render_markdown(const Report& r) {
     }
     if (!b->explanation) continue;
     const Explanation& e = *b->explanation;
-    md += fmt::format("### Why {} {}\n\n", b->run.name, benchmark_verdict(b->run));
+    md += fmt::format("### Why {} {}\n\n", b->run.name,
+                      std::string(stats::to_string(benchmark_outcome(b->run))));
     for (const auto& m : b->run.metrics)
       if (m.decision.verdict == stats::Verdict::kRegressed ||
           m.decision.verdict == stats::Verdict::kImproved)

@@ -186,9 +186,7 @@ void Scheduler::confirm(AbRun& run) {
   std::set<std::string> suspects;
   for (const auto& b : run.benchmarks)
     for (const auto& m : b.metrics)
-      if (!m.policy.deterministic && (m.first_decision.verdict == stats::Verdict::kRegressed ||
-                                      m.first_decision.verdict == stats::Verdict::kImproved))
-        suspects.insert(b.name);
+      if (stats::needs_confirmation(m.policy, m.first_decision)) suspects.insert(b.name);
   if (suspects.empty() || o_.plan.confirm_pairs <= 0 || trial_meters_.empty()) return;
   std::vector<std::string> names;
   for (const auto& n : names_)
@@ -206,25 +204,14 @@ void Scheduler::confirm(AbRun& run) {
   auto outcomes = stats::analyze_run(samples, o_.analysis);
   for (auto& b : run.benchmarks) {
     for (auto& m : b.metrics) {
-      if (m.policy.deterministic || (m.first_decision.verdict != stats::Verdict::kRegressed &&
-                                     m.first_decision.verdict != stats::Verdict::kImproved))
-        continue;
+      if (!stats::needs_confirmation(m.policy, m.first_decision)) continue;
       const stats::MetricOutcome* found = nullptr;
       for (const auto& oc : outcomes)
         if (oc.benchmark == b.name && oc.metric == m.kind + "/" + m.metric) found = &oc;
       if (!found) continue;  // failed during confirmation: the benchmark's error says so
       const auto& s = fresh[b.name].series[{m.kind, m.metric}];
       m.confirmation = Confirmation{s.a, s.b, found->comparison, found->q_value, found->decision};
-      if (found->decision.verdict == m.first_decision.verdict) {
-        m.decision = m.first_decision;
-        m.decision.reason += "; confirmed by " + std::to_string(s.a.size()) + " fresh pairs";
-      } else {
-        m.decision.verdict = stats::Verdict::kNoisy;
-        m.decision.reason =
-            "not confirmed: first " + std::string(to_string(m.first_decision.verdict)) + " (" +
-            m.first_decision.reason + "), then " + std::string(to_string(found->decision.verdict)) +
-            " in " + std::to_string(s.a.size()) + " fresh pairs (" + found->decision.reason + ")";
-      }
+      m.decision = stats::confirm(m.first_decision, found->decision, static_cast<int>(s.a.size()));
     }
   }
 }

@@ -72,12 +72,6 @@ std::optional<Outcome> metric_outcome(Verdict verdict, Gate gate) {
   return outcome_of(verdict);
 }
 
-Verdict verdict_by_threshold(double change, double threshold, Direction direction) {
-  if (!(change > threshold || change < -threshold)) return Verdict::kUnchanged;
-  bool worse_up = direction == Direction::kHigherIsWorse;
-  return (change > 0) == worse_up ? Verdict::kRegressed : Verdict::kImproved;
-}
-
 bool needs_confirmation(const MetricPolicy& policy, const Decision& first) {
   return !policy.deterministic &&
          (first.verdict == Verdict::kRegressed || first.verdict == Verdict::kImproved);
@@ -92,6 +86,15 @@ Decision confirm(const Decision& first, const Decision& confirmation, int fresh_
                                std::string(to_string(confirmation.verdict)) + " in " + pairs +
                                " (" + confirmation.reason + ")"};
 }
+
+CheckOutcome decide_check(bool any_error, bool any_finding, int gated_metrics) {
+  if (any_error) return CheckOutcome::kError;
+  if (any_finding) return CheckOutcome::kFail;
+  if (gated_metrics == 0) return CheckOutcome::kNotGated;
+  return CheckOutcome::kPass;
+}
+
+bool counts_for_gate(Gate gate) { return gate == Gate::kGated || gate == Gate::kAccepted; }
 
 int exit_code(CheckOutcome outcome) {
   switch (outcome) {

@@ -50,13 +50,6 @@ Outcome worse(Outcome a, Outcome b);
 std::optional<Outcome> metric_outcome(Verdict verdict, Gate gate);
 Outcome outcome_of(Verdict verdict);
 
-// The verdict of one value against another by the threshold alone: beyond
-// +threshold in the worse direction regressed, beyond it in the better one
-// improved, else unchanged. For deterministic metrics, oracle gaps and a
-// single run against a stored baseline, where no interval can be drawn.
-// "Beyond" is strict: a change exactly at the threshold is unchanged.
-Verdict verdict_by_threshold(double change, double threshold, Direction direction);
-
 // A suspect's final decision after `fresh_pairs` confirmation pairs: the
 // first decision stands (its reason saying so) when the confirmation agrees,
 // else the metric is noisy and the reason quotes both.
@@ -64,6 +57,14 @@ Decision confirm(const Decision& first, const Decision& confirmation, int fresh_
 
 // Whether a first decision makes a metric a suspect to confirm.
 bool needs_confirmation(const MetricPolicy& policy, const Decision& first);
+
+// The gate's answer from what a check found: an error (exit 2) over a
+// finding (a regression, a broken contract: exit 1) over "not gated" (no
+// benchmark metric counted, so nothing was proven: exit 3) over pass.
+CheckOutcome decide_check(bool any_error, bool any_finding, int gated_metrics);
+
+// Whether a metric counted towards "pass": gated, or an accepted regression.
+bool counts_for_gate(Gate gate);
 
 // Exit codes: pass 0, fail 1, error 2, not gated 3.
 int exit_code(CheckOutcome outcome);

@@ -69,6 +69,18 @@ TEST(Outcome, OnlyNonDeterministicSuspectsAreConfirmed) {
   EXPECT_FALSE(needs_confirmation(ir, {Verdict::kRegressed, ""}));
 }
 
+TEST(Outcome, CheckDecidesErrorOverFailOverNotGated) {
+  EXPECT_EQ(decide_check(true, true, 5), CheckOutcome::kError);
+  EXPECT_EQ(decide_check(true, false, 0), CheckOutcome::kError);
+  EXPECT_EQ(decide_check(false, true, 0), CheckOutcome::kFail);
+  EXPECT_EQ(decide_check(false, false, 0), CheckOutcome::kNotGated);
+  EXPECT_EQ(decide_check(false, false, 1), CheckOutcome::kPass);
+  EXPECT_TRUE(counts_for_gate(Gate::kGated));
+  EXPECT_TRUE(counts_for_gate(Gate::kAccepted));
+  EXPECT_FALSE(counts_for_gate(Gate::kInformation));
+  EXPECT_FALSE(counts_for_gate(Gate::kAll));
+}
+
 TEST(Outcome, CheckOutcomesAndExitCodesAgree) {
   for (CheckOutcome o :
        {CheckOutcome::kPass, CheckOutcome::kFail, CheckOutcome::kError, CheckOutcome::kNotGated})

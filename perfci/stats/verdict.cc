@@ -21,18 +21,20 @@ Verdict verdict_for_rise(bool rose, Direction direction) {
   return worse ? Verdict::kRegressed : Verdict::kImproved;
 }
 
-Decision decide_deterministic(const Comparison& c, const MetricPolicy& policy) {
-  const double change = c.ratio - 1;
-  const std::string head = fmt::format("{} (deterministic)", signed_percent(change));
-  if (std::fabs(change) > policy.threshold) {
-    return {verdict_for_rise(change > 0, policy.direction),
-            fmt::format("{}: beyond the {} threshold", head, threshold_text(policy.threshold))};
-  }
-  return {Verdict::kUnchanged,
-          fmt::format("{}: within the {} threshold", head, threshold_text(policy.threshold))};
+}  // namespace
+
+Verdict verdict_by_threshold(double change, double threshold, Direction direction) {
+  if (!(change > threshold || change < -threshold)) return Verdict::kUnchanged;
+  bool worse_up = direction == Direction::kHigherIsWorse;
+  return (change > 0) == worse_up ? Verdict::kRegressed : Verdict::kImproved;
 }
 
-}  // namespace
+Decision decide_by_threshold(double change, const MetricPolicy& policy, const std::string& head) {
+  Verdict v = verdict_by_threshold(change, policy.threshold, policy.direction);
+  return {v, fmt::format("{}: {} the {} threshold", head,
+                         v == Verdict::kUnchanged ? "within" : "beyond",
+                         threshold_text(policy.threshold))};
+}
 
 Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<double> q_value,
                 const VerdictOptions& options) {
@@ -40,7 +42,10 @@ Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<d
   if (!(options.alpha > 0 && options.alpha < 1)) {
     throw std::invalid_argument("verdict alpha must lie in (0, 1)");
   }
-  if (policy.deterministic || c.deterministic) return decide_deterministic(c, policy);
+  if (policy.deterministic || c.deterministic) {
+    const double change = c.ratio - 1;
+    return decide_by_threshold(change, policy, signed_percent(change) + " (deterministic)");
+  }
 
   const double q = q_value.value_or(c.test ? c.test->p_value : 1.0);
   const double up = 1 + policy.threshold;

@@ -5,8 +5,8 @@
 // - regressed / improved: significant after FDR control (q <= alpha) AND the
 //   estimated change lies beyond the metric's threshold in the worse / better
 //   direction AND the confidence interval excludes "no change" (ratio 1) on
-//   that side: the test and the interval agree (issue 23). With require_interval_beyond_threshold, the whole confidence
-//   interval must lie beyond it too (stricter; fewer verdicts near the
+//   that side: the test and the interval agree (issue 23). With require_interval_beyond_threshold,
+//   the whole confidence interval must lie beyond it too (stricter; fewer verdicts near the
 //   threshold).
 // - noisy: otherwise, when the run cannot decide at that threshold: the
 //   interval straddles +threshold or -threshold, or the estimate is beyond
@@ -61,6 +61,18 @@ struct Decision {
 // std::invalid_argument on a negative threshold or alpha outside (0, 1).
 Decision decide(const Comparison& comparison, const MetricPolicy& policy,
                 std::optional<double> q_value, const VerdictOptions& options = {});
+
+// The verdict of one value against another by the threshold alone: beyond
+// +threshold in the worse direction regressed, beyond it in the better one
+// improved, else unchanged. For deterministic metrics, oracle gaps and a
+// single run against a stored baseline, where no interval can be drawn.
+// "Beyond" is strict: a change exactly at the threshold is unchanged.
+Verdict verdict_by_threshold(double change, double threshold, Direction direction);
+
+// The same rule with its reason: `head` (how the caller describes the
+// change, e.g. "+0.73% (deterministic)") then ": beyond the 3% threshold" or
+// ": within the 3% threshold".
+Decision decide_by_threshold(double change, const MetricPolicy& policy, const std::string& head);
 
 std::string_view to_string(Verdict verdict);
 std::string_view to_string(Direction direction);
