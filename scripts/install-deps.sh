@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the tree needs. Idempotent; a no-op when
 # everything is already there (so a developer's machine is not touched).
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config git clang-14 libclang-rt-14-dev
+pkgs=(build-essential cmake ninja-build pkg-config git clang-14 libclang-rt-14-dev clang-format-14
       libbenchmark-dev libgtest-dev libgmock-dev libpfm4-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libdw-dev libelf-dev libcapstone-dev libcli11-dev libfmt-dev
       valgrind python3 libmd-dev chromium python3-jsonschema python3-yaml)
