@@ -23,8 +23,10 @@ SubprocessResult perfci_cli(std::vector<std::string> args, const fs::path& cwd =
   SubprocessOptions o;
   o.argv = {PERFCI_BINARY};
   for (auto& a : args) o.argv.push_back(std::move(a));
-  // Never the caller's folder: a perfci.json there would change the suite.
-  o.cwd = cwd.empty() ? fs::temp_directory_path().string() : cwd.string();
+  // Never the caller's folder, nor the shared /tmp: a perfci.json there
+  // would change the suite. An empty folder of its own unless one is given.
+  TempDir scratch("perfci-cwd");
+  o.cwd = cwd.empty() ? scratch.path().string() : cwd.string();
   o.timeout = std::chrono::minutes(10);
   return run_subprocess(o);
 }

@@ -219,11 +219,9 @@ Profile profile_from_json(const json& j, const std::string& where) {
     if (v.has("error")) p.toolchain.valgrind_view.error = v.str("error", false);
     if (v.has("facts")) {
       const json& facts = v.object("facts");
-      for (auto it = facts.begin(); it != facts.end(); ++it) {
-        if (!it->is_string())
-          throw Error(v.where("facts") + "." + it.key() + ": expected a string");
-        p.toolchain.valgrind_view.facts[it.key()] = it->get<std::string>();
-      }
+      Fields fact(facts, v.where("facts"));
+      for (auto it = facts.begin(); it != facts.end(); ++it)
+        p.toolchain.valgrind_view.facts[it.key()] = fact.str(it.key());
     }
   } else {
     p.toolchain.valgrind_view.error = "not recorded (a baseline older than perfci's valgrind view)";

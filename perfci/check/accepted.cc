@@ -3,6 +3,7 @@
 #include <set>
 
 #include "perfci/util/error.h"
+#include "perfci/util/json_fields.h"
 
 namespace perfci::check {
 namespace {
@@ -23,36 +24,28 @@ bool known_metric(const std::string& metric) {
 std::vector<AcceptedEntry> parse_accepted(const json& config, const std::string& origin) {
   std::vector<AcceptedEntry> out;
   if (!config.is_object() || !config.contains("accepted")) return out;
-  const json& list = config["accepted"];
-  if (!list.is_array()) throw Error(origin + ": accepted: expected an array of entries");
+  Fields top(config, origin);
+  const json& list = top.array("accepted");
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const std::string f = origin + ": accepted[" + std::to_string(i) + "]";
-    const json& e = list[i];
-    if (!e.is_object())
-      throw Error(f + ": expected {\"benchmark\", \"metric\", \"commit\", \"reason\"}");
-    for (const auto& item : e.items())
-      if (item.key() != "benchmark" && item.key() != "metric" && item.key() != "commit" &&
-          item.key() != "reason")
-        throw Error(f + "." + item.key() + ": unknown field (benchmark, metric, commit, reason)");
+    Fields f(list[i], top.where("accepted", i));
+    f.only({"benchmark", "metric", "commit", "reason"});
     auto field = [&](const char* key) {
-      if (!e.contains(key)) throw Error(f + "." + key + ": missing");
-      if (!e[key].is_string() ||
-          e[key].get<std::string>().find_first_not_of(" \t") == std::string::npos)
-        throw Error(f + "." + key + ": expected a non-empty string");
-      return e[key].get<std::string>();
+      std::string value = f.str(key, false);
+      if (value.find_first_not_of(" \t") == std::string::npos)
+        f.fail(key, "expected a non-empty string");
+      return value;
     };
     AcceptedEntry a{field("benchmark"), field("metric"), field("commit"), field("reason")};
     if (!known_metric(a.metric))
-      throw Error(f + ".metric: '" + a.metric +
-                  "' is not a metric (callgrind/ir, wall/real_time_ns, wall/cpu_time_ns, "
-                  "counters/<event>)");
+      f.fail("metric", "'" + a.metric +
+                           "' is not a metric (callgrind/ir, wall/real_time_ns, wall/cpu_time_ns, "
+                           "counters/<event>)");
     if (a.commit.size() < 7 || a.commit.size() > 40 ||
         a.commit.find_first_not_of("0123456789abcdef") != std::string::npos)
-      throw Error(f + ".commit: '" + a.commit +
-                  "' is not a commit hash (7 to 40 lower-case hex digits)");
+      f.fail("commit", "'" + a.commit + "' is not a commit hash (7 to 40 lower-case hex digits)");
     if (!seen.emplace(a.benchmark, a.metric).second)
-      throw Error(f + ": a second entry for " + a.benchmark + " " + a.metric);
+      f.fail("", "a second entry for " + a.benchmark + " " + a.metric);
     out.push_back(std::move(a));
   }
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "perfci/util/error.h"
+#include "perfci/util/json_fields.h"
 
 namespace perfci::check {
 namespace {
@@ -14,22 +15,12 @@ const std::vector<std::string>& metric_kinds() {
   return kinds;
 }
 
-std::vector<std::string> string_list(const json& j, const std::string& field) {
-  if (!j.is_array()) throw Error(field + ": expected an array of strings");
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < j.size(); ++i) {
-    if (!j[i].is_string() || j[i].get<std::string>().empty())
-      throw Error(field + "[" + std::to_string(i) + "]: expected a non-empty string");
-    out.push_back(j[i].get<std::string>());
-  }
-  return out;
-}
-
-std::filesystem::path folder(const json& j, const std::string& field,
+std::filesystem::path folder(const Fields& f, const std::string& key,
                              const std::filesystem::path& root) {
-  if (!j.is_string() || j.get<std::string>().empty())
-    throw Error(field + ": expected a folder name");
-  std::filesystem::path p = j.get<std::string>();
+  const json& v = f.at(key);
+  if (!v.is_string() || v.get_ref<const std::string&>().empty())
+    f.fail(key, "expected a folder name");
+  std::filesystem::path p = v.get<std::string>();
   return (p.is_absolute() ? p : root / p).lexically_normal();
 }
 
@@ -59,51 +50,47 @@ CheckConfig check_config_from(const Config& config) {
   c.policies = MetricPolicies::from_config(config.raw, origin);
   if (!config.raw.is_object() || !config.raw.contains("check")) return c;
 
-  const json& s = config.raw["check"];
-  const std::string base = origin + ": check";
-  if (!s.is_object()) throw Error(base + ": expected an object");
-  for (const auto& [key, value] : s.items()) {
-    const std::string f = base + "." + key;
+  Fields top(config.raw, origin);
+  const json& check = top.object("check");
+  Fields s(check, top.where("check"));
+  s.only({"baselines", "reports", "meters", "information_only", "libraries", "fallback", "metrics",
+          "oracle_gap"});
+  for (const auto& [key, value] : check.items()) {
     if (key == "baselines") {
-      c.baselines = folder(value, f, root);
+      c.baselines = folder(s, key, root);
     } else if (key == "reports") {
-      c.reports = folder(value, f, root);
+      c.reports = folder(s, key, root);
     } else if (key == "meters") {
-      c.meters = string_list(value, f);
-      if (c.meters.empty()) throw Error(f + ": expected at least one meter");
+      c.meters = s.strings(key, false);
+      if (c.meters.empty()) s.fail(key, "expected at least one meter");
       // The profile meter has no baseline to compare with: refused here, when
       // perfci.json is read, not after a build.
       for (const auto& m : c.meters)
         if (std::find(metric_kinds().begin(), metric_kinds().end(), m) == metric_kinds().end())
-          throw Error(f + ": unknown meter '" + m +
-                      "' for check (known: wall, counters, callgrind)");
+          s.fail(key, "unknown meter '" + m + "' for check (known: wall, counters, callgrind)");
     } else if (key == "information_only") {
-      c.information_only = string_list(value, f);
+      c.information_only = s.strings(key, false);
       for (const auto& k : c.information_only)
         if (std::find(metric_kinds().begin(), metric_kinds().end(), k) == metric_kinds().end())
-          throw Error(f + ": unknown metric kind '" + k + "' (known: wall, counters, callgrind)");
+          s.fail(key, "unknown metric kind '" + k + "' (known: wall, counters, callgrind)");
     } else if (key == "libraries") {
-      c.libraries = string_list(value, f);
+      c.libraries = s.strings(key, false);
     } else if (key == "fallback") {
       if (!value.is_string() || (value != "compare" && value != "none"))
-        throw Error(f + ": expected \"compare\" (the default) or \"none\"");
+        s.fail(key, "expected \"compare\" (the default) or \"none\"");
       c.fallback_compare = value == "compare";
     } else if (key == "metrics") {
       c.policies = MetricPolicies::from_config(json{{"metrics", value}}, origin + ": check");
     } else if (key == "oracle_gap") {
-      if (!value.is_object()) throw Error(f + ": expected an object keyed by metric kind");
+      Fields gap(s.object(key), s.where(key));
       for (const auto& [kind, t] : value.items()) {
         if (std::find(metric_kinds().begin(), metric_kinds().end(), kind) == metric_kinds().end())
-          throw Error(f + "." + kind + ": unknown metric kind (known: wall, counters, callgrind)");
-        if (!t.is_number() || t.get<double>() < 0 || t.get<double>() >= 10)
-          throw Error(f + "." + kind + ": expected a number in [0, 10) (0.25 is 25%)");
-        c.oracle_gap[kind] = t.get<double>();
+          gap.fail(kind, "unknown metric kind (known: wall, counters, callgrind)");
+        double threshold = gap.num(kind);
+        if (threshold < 0 || threshold >= 10)
+          gap.fail(kind, "expected a number in [0, 10) (0.25 is 25%)");
+        c.oracle_gap[kind] = threshold;
       }
-    } else {
-      throw Error(
-          f +
-          ": unknown field (baselines, reports, meters, information_only, libraries, fallback, "
-          "metrics, oracle_gap)");
     }
   }
   return c;

@@ -5,55 +5,11 @@
 
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
 #include "perfci/util/strings.h"
 
 namespace perfci {
-namespace {
-
 using nlohmann::json;
-
-class Reader {
- public:
-  explicit Reader(std::string origin) : origin_(std::move(origin)) {}
-
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw Error(origin_ + ": " + field + ": " + problem);
-  }
-
-  std::string string(const json& j, const std::string& field, bool allow_empty = false) const {
-    if (!j.is_string() || (!allow_empty && j.get_ref<const std::string&>().empty()))
-      fail(field, "expected a non-empty string");
-    return j.get<std::string>();
-  }
-
-  std::vector<std::string> strings(const json& j, const std::string& field) const {
-    if (!j.is_array()) fail(field, "expected an array of strings");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < j.size(); ++i)
-      out.push_back(string(j[i], field + "[" + std::to_string(i) + "]"));
-    return out;
-  }
-
-  double positive(const json& j, const std::string& field) const {
-    if (!j.is_number() || j.get<double>() <= 0) fail(field, "expected a positive number");
-    return j.get<double>();
-  }
-
-  void only_keys(const json& obj, const std::string& field,
-                 std::initializer_list<const char*> keys) const {
-    for (const auto& item : obj.items()) {
-      const std::string& name = item.key();
-      if (std::find_if(keys.begin(), keys.end(), [&](const char* key) { return name == key; }) ==
-          keys.end())
-        fail(field.empty() ? name : field + "." + name, "unknown field");
-    }
-  }
-
- private:
-  std::string origin_;
-};
-
-}  // namespace
 
 const std::vector<std::string>& known_meters() {
   static const std::vector<std::string> meters{"wall", "counters", "callgrind", "profile"};
@@ -91,7 +47,6 @@ const SuiteConfig& Config::suite(const std::string& name) const {
 }
 
 Config parse_config(const std::string& text, const std::string& origin) {
-  Reader r(origin);
   Config c;
   json doc;
   try {
@@ -99,75 +54,61 @@ Config parse_config(const std::string& text, const std::string& origin) {
   } catch (const json::parse_error& e) {
     throw Error(origin + ": not valid JSON: " + e.what());
   }
-  if (!doc.is_object()) r.fail("(top level)", "expected an object");
-  if (!doc.contains("schema"))
+  Fields r(doc, origin);
+  if (!r.has("schema"))
     r.fail("schema", std::string("missing; expected \"") + kConfigSchema + "\"");
-  if (r.string(doc["schema"], "schema") != kConfigSchema)
-    r.fail("schema", "is \"" + doc["schema"].get<std::string>() + "\", this perfci reads \"" +
-                         kConfigSchema + "\"");
+  if (std::string schema = r.str("schema", false); schema != kConfigSchema)
+    r.fail("schema", "is \"" + schema + "\", this perfci reads \"" + kConfigSchema + "\"");
   c.raw = doc;
 
-  if (doc.contains("build")) {
-    const json& b = doc["build"];
-    if (!b.is_object()) r.fail("build", "expected an object");
-    if (b.contains("preset")) c.build.preset = r.string(b["preset"], "build.preset");
-    if (b.contains("targets")) c.build.targets = r.strings(b["targets"], "build.targets");
+  if (r.has("build")) {
+    Fields b(r.object("build"), r.where("build"));
+    if (b.has("preset")) c.build.preset = b.str("preset", false);
+    if (b.has("targets")) c.build.targets = b.strings("targets", false);
   }
 
-  if (!doc.contains("suites")) r.fail("suites", "missing; at least one suite is needed");
-  const json& suites = doc["suites"];
-  if (!suites.is_array() || suites.empty()) r.fail("suites", "expected a non-empty array");
+  if (!r.has("suites")) r.fail("suites", "missing; at least one suite is needed");
+  const json& suites = r.array("suites", false);
   for (std::size_t i = 0; i < suites.size(); ++i) {
-    std::string f = "suites[" + std::to_string(i) + "]";
-    const json& s = suites[i];
-    if (!s.is_object()) r.fail(f, "expected an object");
-    r.only_keys(s, f, {"name", "binary", "filter", "min_time", "args", "callgrind"});
+    Fields s(suites[i], r.where("suites", i));
+    s.only({"name", "binary", "filter", "min_time", "args", "callgrind"});
     SuiteConfig suite;
-    if (!s.contains("name")) r.fail(f + ".name", "missing");
-    suite.name = r.string(s["name"], f + ".name");
-    if (!s.contains("binary")) r.fail(f + ".binary", "missing");
-    suite.binary = r.string(s["binary"], f + ".binary");
+    suite.name = s.str("name", false);
+    suite.binary = s.str("binary", false);
     if (std::filesystem::path(suite.binary).is_absolute())
-      r.fail(f + ".binary", "must be relative to the build folder");
-    if (s.contains("filter")) suite.filter = r.string(s["filter"], f + ".filter");
-    if (s.contains("min_time")) suite.min_time = r.positive(s["min_time"], f + ".min_time");
-    if (s.contains("args")) {
-      suite.args = r.strings(s["args"], f + ".args");
+      s.fail("binary", "must be relative to the build folder");
+    if (s.has("filter")) suite.filter = s.str("filter", false);
+    if (s.has("min_time")) suite.min_time = s.positive("min_time");
+    if (s.has("args")) {
+      suite.args = s.strings("args", false);
       // perfci chooses the benchmarks, the output and the timing itself.
       for (std::size_t k = 0; k < suite.args.size(); ++k)
         if (suite.args[k].rfind("--benchmark_", 0) == 0)
-          r.fail(f + ".args[" + std::to_string(k) + "]", "'" + suite.args[k] +
-                                                             "': --benchmark_* flags are perfci's; "
-                                                             "use filter / min_time");
+          s.fail("args[" + std::to_string(k) + "]", "'" + suite.args[k] +
+                                                        "': --benchmark_* flags are perfci's; "
+                                                        "use filter / min_time");
     }
-    if (s.contains("callgrind")) {
-      const json& cg = s["callgrind"];
-      std::string cf = f + ".callgrind";
-      if (!cg.is_object()) r.fail(cf, "expected an object");
-      r.only_keys(cg, cf, {"iterations", "filter"});
-      if (cg.contains("iterations")) {
-        if (!cg["iterations"].is_number_integer() || cg["iterations"].get<long long>() < 1 ||
-            cg["iterations"].get<long long>() > 1000000)
-          r.fail(cf + ".iterations", "expected an integer between 1 and 1000000");
-        suite.callgrind.iterations = cg["iterations"].get<int>();
-      }
-      if (cg.contains("filter")) suite.callgrind.filter = r.string(cg["filter"], cf + ".filter");
+    if (s.has("callgrind")) {
+      Fields cg(s.object("callgrind"), s.where("callgrind"));
+      cg.only({"iterations", "filter"});
+      if (cg.has("iterations"))
+        suite.callgrind.iterations = static_cast<int>(cg.count("iterations", 1, 1000000));
+      if (cg.has("filter")) suite.callgrind.filter = cg.str("filter", false);
     }
     for (const auto& other : c.suites)
-      if (other.name == suite.name)
-        r.fail(f + ".name", "duplicate suite name '" + suite.name + "'");
+      if (other.name == suite.name) s.fail("name", "duplicate suite name '" + suite.name + "'");
     c.suites.push_back(std::move(suite));
   }
 
-  if (doc.contains("meters")) {
-    c.meters = r.strings(doc["meters"], "meters");
+  if (r.has("meters")) {
+    c.meters = r.strings("meters", false);
     for (std::size_t i = 0; i < c.meters.size(); ++i)
       if (std::find(known_meters().begin(), known_meters().end(), c.meters[i]) ==
           known_meters().end())
         r.fail("meters[" + std::to_string(i) + "]",
                "unknown meter '" + c.meters[i] + "' (known: wall, counters, callgrind, profile)");
   }
-  c.events = doc.contains("events") ? r.strings(doc["events"], "events") : default_events();
+  c.events = r.has("events") ? r.strings("events", false) : default_events();
   return c;
 }
 

@@ -1,99 +1,79 @@
 #include "perfci/contracts/contract_config.h"
 
-#include <fstream>
-#include <set>
-
 #include <fmt/format.h>
+
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
 
 namespace perfci::contracts {
 namespace {
 
 using nlohmann::json;
 
-std::string required_string(const json& entry, const std::string& where, const char* key) {
-  auto it = entry.find(key);
-  if (it == entry.end()) throw ConfigError(fmt::format("{}: missing \"{}\"", where, key));
-  if (!it->is_string() || it->get<std::string>().empty())
-    throw ConfigError(fmt::format("{}: \"{}\" must be a non-empty string", where, key));
-  return it->get<std::string>();
-}
-
-std::string optional_string(const json& entry, const std::string& where, const char* key) {
-  auto it = entry.find(key);
-  if (it == entry.end()) return {};
-  if (!it->is_string()) throw ConfigError(fmt::format("{}: \"{}\" must be a string", where, key));
-  return it->get<std::string>();
-}
-
+// Throws perfci::Error in json_fields' wording; parse_contracts turns it into
+// a ConfigError.
 Contract parse_one(const json& entry, const std::string& where) {
-  if (!entry.is_object()) throw ConfigError(fmt::format("{}: must be an object", where));
-  std::string kind = required_string(entry, where, "kind");
+  Fields f(entry, "", where);
+  std::string kind = f.str("kind", false);
   Contract c;
-  std::set<std::string> allowed = {"kind", "name", "why", "benchmarks"};
+  // The required fields first: a misspelt one is reported as missing.
   if (kind == "inline") {
     c.kind = ContractKind::kInline;
-    c.caller = required_string(entry, where, "caller");
-    c.callee = required_string(entry, where, "callee");
-    allowed.insert({"caller", "callee"});
+    c.caller = f.str("caller", false);
+    c.callee = f.str("callee", false);
+    f.only({"kind", "name", "why", "benchmarks", "caller", "callee"});
   } else if (kind == "absent") {
     c.kind = ContractKind::kAbsent;
-    c.symbol = required_string(entry, where, "symbol");
-    allowed.insert("symbol");
+    c.symbol = f.str("symbol", false);
+    f.only({"kind", "name", "why", "benchmarks", "symbol"});
   } else if (kind == "layout") {
     c.kind = ContractKind::kLayout;
-    c.type = required_string(entry, where, "type");
-    auto it = entry.find("max_bytes");
-    if (it == entry.end()) throw ConfigError(fmt::format("{}: missing \"max_bytes\"", where));
-    if (!it->is_number_unsigned() || it->get<uint64_t>() == 0)
-      throw ConfigError(fmt::format("{}: \"max_bytes\" must be a positive integer", where));
-    c.max_bytes = it->get<uint64_t>();
-    allowed.insert({"type", "max_bytes"});
+    c.type = f.str("type", false);
+    c.max_bytes = f.positive_count("max_bytes");
+    f.only({"kind", "name", "why", "benchmarks", "type", "max_bytes"});
   } else if (kind == "returns_in_registers") {
     c.kind = ContractKind::kReturnsInRegisters;
-    c.function = required_string(entry, where, "function");
-    allowed.insert("function");
+    c.function = f.str("function", false);
+    f.only({"kind", "name", "why", "benchmarks", "function"});
   } else {
-    throw ConfigError(fmt::format(
-        "{}: unknown kind \"{}\" (expected inline, absent, layout or returns_in_registers)", where, kind));
+    f.fail("kind", "unknown kind \"" + kind +
+                       "\" (expected inline, absent, layout or returns_in_registers)");
   }
-  for (const auto& [key, value] : entry.items())
-    if (!allowed.count(key)) throw ConfigError(fmt::format("{}: unknown key \"{}\" for kind {}", where, key, kind));
-  c.name = optional_string(entry, where, "name");
-  c.why = optional_string(entry, where, "why");
-  if (auto it = entry.find("benchmarks"); it != entry.end()) {
-    if (!it->is_array()) throw ConfigError(fmt::format("{}: \"benchmarks\" must be an array of strings", where));
-    for (const auto& b : *it) {
-      if (!b.is_string() || b.get<std::string>().empty())
-        throw ConfigError(fmt::format("{}: \"benchmarks\" must be an array of non-empty strings", where));
-      c.benchmarks.push_back(b.get<std::string>());
-    }
-  }
+  if (f.has("name")) c.name = f.str("name");
+  if (f.has("why")) c.why = f.str("why");
+  if (f.has("benchmarks")) c.benchmarks = f.strings("benchmarks", false);
   return c;
 }
 
 }  // namespace
 
 std::vector<Contract> parse_contracts(const json& config) {
-  const json* list = &config;
-  if (config.is_object()) {
-    auto it = config.find("contracts");
-    if (it == config.end()) return {};
-    list = &*it;
+  try {
+    const json* list = &config;
+    if (config.is_object()) {
+      if (!config.contains("contracts")) return {};
+      list = &Fields(config, "", "").array("contracts");
+    } else if (!config.is_array()) {
+      throw Error("contracts: expected an array");
+    }
+    std::vector<Contract> out;
+    for (size_t i = 0; i < list->size(); ++i)
+      out.push_back(parse_one((*list)[i], fmt::format("contracts[{}]", i)));
+    return out;
+  } catch (const Error& e) {
+    throw ConfigError(e.what());
   }
-  if (!list->is_array()) throw ConfigError("\"contracts\" must be an array");
-  std::vector<Contract> out;
-  for (size_t i = 0; i < list->size(); ++i) out.push_back(parse_one((*list)[i], fmt::format("contracts[{}]", i)));
-  return out;
 }
 
 std::vector<Contract> load_contracts_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(fmt::format("cannot read config {}", path));
   json config;
   try {
-    config = json::parse(in);
+    config = json::parse(read_file(path));
+  } catch (const Error& e) {
+    throw ConfigError(e.what());
   } catch (const json::parse_error& e) {
-    throw ConfigError(fmt::format("{} is not valid JSON: {}", path, e.what()));
+    throw ConfigError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   try {
     return parse_contracts(config);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "perfci/util/files.h"
+
 namespace perfci::contracts {
 namespace {
 
@@ -49,23 +51,36 @@ void expect_error(const char* text, const std::string& fragment) {
 }
 
 TEST(ContractConfig, RejectsBadEntriesWithTheirPlace) {
-  expect_error(R"({"contracts": {}})", "must be an array");
-  expect_error(R"({"contracts": [42]})", "contracts[0]: must be an object");
-  expect_error(R"({"contracts": [{"caller": "a"}]})", "contracts[0]: missing \"kind\"");
-  expect_error(R"({"contracts": [{"kind": "inlined", "caller": "a", "callee": "b"}]})", "unknown kind \"inlined\"");
-  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "a"}, {"kind": "inline", "caller": "a"}]})",
-               "contracts[1]: missing \"callee\"");
-  expect_error(R"({"contracts": [{"kind": "inline", "caller": "a", "calee": "b"}]})", "missing \"callee\"");
+  expect_error(R"({"contracts": {}})", "contracts: expected an array");
+  expect_error(R"({"contracts": [42]})", "contracts[0]: expected an object");
+  expect_error(R"({"contracts": [{"caller": "a"}]})", "contracts[0].kind: missing");
+  expect_error(R"({"contracts": [{"kind": "inlined", "caller": "a", "callee": "b"}]})",
+               "contracts[0].kind: unknown kind \"inlined\"");
+  expect_error(
+      R"({"contracts": [{"kind": "absent", "symbol": "a"}, {"kind": "inline", "caller": "a"}]})",
+      "contracts[1].callee: missing");
+  expect_error(R"({"contracts": [{"kind": "inline", "caller": "a", "calee": "b"}]})",
+               "contracts[0].callee: missing");
   expect_error(R"({"contracts": [{"kind": "inline", "caller": "a", "callee": "b", "calee": "b"}]})",
-               "unknown key \"calee\"");
-  expect_error(R"({"contracts": [{"kind": "inline", "caller": "", "callee": "b"}]})", "non-empty string");
-  expect_error(R"({"contracts": [{"kind": "layout", "type": "T"}]})", "missing \"max_bytes\"");
-  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": -3}]})", "positive integer");
-  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": "24"}]})", "positive integer");
-  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": 0}]})", "positive integer");
-  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "benchmarks": "b"}]})", "array of strings");
-  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "benchmarks": [1]}]})", "non-empty strings");
-  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "why": 3}]})", "\"why\" must be a string");
+               "contracts[0].calee: unknown field");
+  expect_error(R"({"contracts": [{"kind": "inline", "caller": "", "callee": "b"}]})",
+               "contracts[0].caller: expected a non-empty string");
+  expect_error(R"({"contracts": [{"kind": "layout", "type": "T"}]})",
+               "contracts[0].max_bytes: missing");
+  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": -3}]})",
+               "contracts[0].max_bytes: expected a positive integer");
+  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": "24"}]})",
+               "contracts[0].max_bytes: expected a positive integer");
+  expect_error(R"({"contracts": [{"kind": "layout", "type": "T", "max_bytes": 0}]})",
+               "contracts[0].max_bytes: expected a positive integer");
+  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "benchmarks": "b"}]})",
+               "contracts[0].benchmarks: expected an array of strings");
+  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "benchmarks": [1]}]})",
+               "contracts[0].benchmarks: expected an array of strings");
+  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "benchmarks": ["a", ""]}]})",
+               "contracts[0].benchmarks[1]: expected a non-empty string");
+  expect_error(R"({"contracts": [{"kind": "absent", "symbol": "f", "why": 3}]})",
+               "contracts[0].why: expected a string");
 }
 
 TEST(ContractConfig, FileErrorsNameTheFile) {
@@ -74,6 +89,22 @@ TEST(ContractConfig, FileErrorsNameTheFile) {
     ADD_FAILURE();
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/perfci.json"), std::string::npos);
+  }
+  TempDir dir("perfci-contracts");
+  const std::string path = (dir.path() / "perfci.json").string();
+  write_file_atomic(path, R"({"contracts": [{"kind": "absent"}]})");
+  try {
+    load_contracts_file(path);
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": contracts[0].symbol: missing");
+  }
+  write_file_atomic(path, "{");
+  try {
+    load_contracts_file(path);
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": not valid JSON"), std::string::npos) << e.what();
   }
 }
 

@@ -1,64 +1,59 @@
 #include "perfci/contracts/elf_image.h"
 
 #include <elf.h>
-#include <fcntl.h>
+#include <fmt/format.h>
 #include <gelf.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
-
 #include "perfci/contracts/binary_error.h"
+#include "perfci/util/error.h"
 
 namespace perfci::contracts {
+namespace {
 
-ElfImage::ElfImage(const std::string& path) : path_(path) {
-  if (elf_version(EV_CURRENT) == EV_NONE) throw BinaryError("libelf is too old for this ELF version");
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw BinaryError(fmt::format("cannot open binary {}: {}", path, std::strerror(errno)));
-  elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
-  if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
-    if (elf_ != nullptr) elf_end(elf_);
-    ::close(fd_);
-    throw BinaryError(fmt::format("{} is not an ELF file", path));
+// ElfFile's errors are input errors about the binary: BinaryError here.
+ElfFile open_binary(const std::string& path) {
+  try {
+    return ElfFile(path, ELF_C_READ_MMAP);
+  } catch (const Error& e) {
+    throw BinaryError(e.what());
   }
+}
+
+}  // namespace
+
+ElfImage::ElfImage(const std::string& path) : file_(open_binary(path)) {
+  // From here on file_ is a member: whatever throws, its destructor closes it.
   GElf_Ehdr ehdr;
-  if (gelf_getehdr(elf_, &ehdr) == nullptr || ehdr.e_machine != EM_X86_64) {
-    elf_end(elf_);
-    ::close(fd_);
-    throw BinaryError(fmt::format("{} is not an x86-64 ELF file", path));
-  }
+  if (gelf_getehdr(elf(), &ehdr) == nullptr || ehdr.e_machine != EM_X86_64)
+    throw BinaryError(fmt::format("{}: not an x86-64 ELF file", path));
   load_sections();
   load_symbols();
   load_relocations();
 }
 
-ElfImage::~ElfImage() {
-  elf_end(elf_);
-  ::close(fd_);
-}
-
 void ElfImage::load_sections() {
   size_t shstrndx = 0;
-  if (elf_getshdrstrndx(elf_, &shstrndx) != 0) throw BinaryError(fmt::format("{}: no section names", path_));
-  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+  if (elf_getshdrstrndx(elf(), &shstrndx) != 0)
+    throw BinaryError(fmt::format("{}: no section names", path()));
+  for (Elf_Scn* scn = elf_nextscn(elf(), nullptr); scn != nullptr; scn = elf_nextscn(elf(), scn)) {
     GElf_Shdr sh;
     if (gelf_getshdr(scn, &sh) == nullptr) continue;
     if ((sh.sh_flags & SHF_ALLOC) == 0 || sh.sh_type != SHT_PROGBITS) continue;
     Elf_Data* data = elf_rawdata(scn, nullptr);
     if (data == nullptr || data->d_buf == nullptr) continue;
-    const char* name = elf_strptr(elf_, shstrndx, sh.sh_name);
-    sections_.push_back(ElfSection{name ? name : "", sh.sh_addr,
+    const char* name = elf_strptr(elf(), shstrndx, sh.sh_name);
+    sections_.push_back(ElfSection{name ? name : "",
+                                   sh.sh_addr,
                                    {static_cast<const uint8_t*>(data->d_buf), data->d_size},
                                    (sh.sh_flags & SHF_EXECINSTR) != 0});
   }
 }
 
 void ElfImage::load_symbols() {
-  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+  for (Elf_Scn* scn = elf_nextscn(elf(), nullptr); scn != nullptr; scn = elf_nextscn(elf(), scn)) {
     GElf_Shdr sh;
     if (gelf_getshdr(scn, &sh) == nullptr) continue;
     if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) continue;
@@ -69,8 +64,10 @@ void ElfImage::load_symbols() {
       GElf_Sym sym;
       if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) continue;
       int type = GELF_ST_TYPE(sym.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_value == 0) continue;
-      const char* name = elf_strptr(elf_, sh.sh_link, sym.st_name);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+          sym.st_value == 0)
+        continue;
+      const char* name = elf_strptr(elf(), sh.sh_link, sym.st_name);
       if (name == nullptr || *name == '\0') continue;
       functions_.push_back(ElfFunctionSymbol{sym.st_value, sym.st_size, name});
     }
@@ -79,18 +76,21 @@ void ElfImage::load_symbols() {
     return a.addr != b.addr ? a.addr < b.addr : a.name < b.name;
   });
   functions_.erase(std::unique(functions_.begin(), functions_.end(),
-                               [](const auto& a, const auto& b) { return a.addr == b.addr && a.name == b.name; }),
+                               [](const auto& a, const auto& b) {
+                                 return a.addr == b.addr && a.name == b.name;
+                               }),
                    functions_.end());
 }
 
 void ElfImage::load_relocations() {
-  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+  for (Elf_Scn* scn = elf_nextscn(elf(), nullptr); scn != nullptr; scn = elf_nextscn(elf(), scn)) {
     GElf_Shdr sh;
     if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != SHT_RELA || sh.sh_entsize == 0) continue;
     // Only dynamic relocations describe what the loader puts into GOT slots.
-    Elf_Scn* symscn = elf_getscn(elf_, sh.sh_link);
+    Elf_Scn* symscn = elf_getscn(elf(), sh.sh_link);
     GElf_Shdr symsh;
-    if (symscn == nullptr || gelf_getshdr(symscn, &symsh) == nullptr || symsh.sh_type != SHT_DYNSYM) continue;
+    if (symscn == nullptr || gelf_getshdr(symscn, &symsh) == nullptr || symsh.sh_type != SHT_DYNSYM)
+      continue;
     Elf_Data* symdata = elf_getdata(symscn, nullptr);
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (data == nullptr || symdata == nullptr) continue;
@@ -107,7 +107,7 @@ void ElfImage::load_relocations() {
       if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT && type != R_X86_64_64) continue;
       GElf_Sym sym;
       if (symidx == 0 || gelf_getsym(symdata, static_cast<int>(symidx), &sym) == nullptr) continue;
-      const char* name = elf_strptr(elf_, symsh.sh_link, sym.st_name);
+      const char* name = elf_strptr(elf(), symsh.sh_link, sym.st_name);
       if (name == nullptr || *name == '\0') continue;
       got_[rela.r_offset] = GotSlot{name, sym.st_shndx != SHN_UNDEF ? sym.st_value : 0};
     }
@@ -128,7 +128,8 @@ const ElfFunctionSymbol* ElfImage::function_containing(uint64_t addr) const {
   // Symbols may nest (aliases, zero-sized labels): look back a few entries.
   for (int steps = 0; it != functions_.begin() && steps < 8; ++steps) {
     --it;
-    if (addr >= it->addr && (addr < it->addr + it->size || (it->size == 0 && addr == it->addr))) return &*it;
+    if (addr >= it->addr && (addr < it->addr + it->size || (it->size == 0 && addr == it->addr)))
+      return &*it;
   }
   return nullptr;
 }

@@ -1,6 +1,6 @@
-// One ELF file opened through libelf: its function symbols, its allocated
-// section contents (code to disassemble, GOT slots to read) and its dynamic
-// relocations (which import each GOT slot holds).
+// One ELF file opened through libelf (perfci::ElfFile, mapped): its function
+// symbols, its allocated section contents (code to disassemble, GOT slots to
+// read) and its dynamic relocations (which import each GOT slot holds).
 #pragma once
 
 #include <libelf.h>
@@ -12,6 +12,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "perfci/util/elf_file.h"
 
 namespace perfci::contracts {
 
@@ -37,14 +39,15 @@ struct GotSlot {
 
 class ElfImage {
  public:
-  // Throws BinaryError when the file is missing, unreadable or not ELF.
+  // Throws BinaryError when the file is missing, unreadable, not ELF or not
+  // x86-64 (ElfFile's wording: "<path>: cannot open: <why>", "<path>: not an
+  // ELF file"). The file is closed again on every path, a throw included.
   explicit ElfImage(const std::string& path);
-  ~ElfImage();
   ElfImage(const ElfImage&) = delete;
   ElfImage& operator=(const ElfImage&) = delete;
 
-  Elf* elf() const { return elf_; }
-  const std::string& path() const { return path_; }
+  Elf* elf() const { return file_.get(); }
+  const std::string& path() const { return file_.path(); }
 
   // Defined functions from .symtab and .dynsym, sorted by address, one entry
   // per distinct (address, name).
@@ -70,9 +73,7 @@ class ElfImage {
   void load_symbols();
   void load_relocations();
 
-  std::string path_;
-  int fd_ = -1;
-  Elf* elf_ = nullptr;
+  ElfFile file_;  // ELF_C_READ_MMAP: sections_ point into its mapping
   std::vector<ElfSection> sections_;
   std::vector<ElfFunctionSymbol> functions_;
   std::unordered_map<uint64_t, GotSlot> got_;

@@ -6,6 +6,7 @@
 #include "perfci/meters/callgrind_output.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
 #include "perfci/util/strings.h"
 
 namespace perfci {
@@ -51,8 +52,10 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
   }
   try {
     auto hook = nlohmann::json::parse(read_file(hook_out));
-    std::uint64_t regions = hook.at("callgrind").at("regions").get<std::uint64_t>();
-    std::uint64_t iterations = hook.at("callgrind").at("iterations").get<std::uint64_t>();
+    Fields report(hook, hook_out);
+    Fields counts(report.object("callgrind"), report.where("callgrind"));
+    std::uint64_t regions = counts.count("regions");
+    std::uint64_t iterations = counts.count("iterations");
     if (regions == 0 || iterations == 0) {
       b.error = "callgrind run of " + name +
                 ": the hook measured no region; the benchmark must use perfci::BenchHook";

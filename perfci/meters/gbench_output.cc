@@ -1,9 +1,11 @@
 #include "perfci/meters/gbench_output.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "perfci/util/error.h"
+#include "perfci/util/json_fields.h"
 
 namespace perfci {
 
@@ -11,21 +13,37 @@ using nlohmann::json;
 
 namespace {
 
-double ns_per_unit(const std::string& unit, const std::string& where) {
+std::optional<double> ns_per_unit(const std::string& unit) {
   if (unit == "ns") return 1;
   if (unit == "us") return 1e3;
   if (unit == "ms") return 1e6;
   if (unit == "s") return 1e9;
-  throw Error(where + ": unknown time_unit '" + unit + "'");
+  return std::nullopt;
 }
 
 const std::set<std::string>& standard_fields() {
-  static const std::set<std::string> fields{
-      "name",          "family_index",  "per_family_instance_index", "run_name", "run_type",
-      "repetitions",   "repetition_index", "threads",                 "iterations", "real_time",
-      "cpu_time",      "time_unit",     "aggregate_name",            "aggregate_unit",
-      "error_occurred", "error_message", "label",                    "bytes_per_second",
-      "items_per_second", "big_o",      "rms",                       "complexity_n"};
+  static const std::set<std::string> fields{"name",
+                                            "family_index",
+                                            "per_family_instance_index",
+                                            "run_name",
+                                            "run_type",
+                                            "repetitions",
+                                            "repetition_index",
+                                            "threads",
+                                            "iterations",
+                                            "real_time",
+                                            "cpu_time",
+                                            "time_unit",
+                                            "aggregate_name",
+                                            "aggregate_unit",
+                                            "error_occurred",
+                                            "error_message",
+                                            "label",
+                                            "bytes_per_second",
+                                            "items_per_second",
+                                            "big_o",
+                                            "rms",
+                                            "complexity_n"};
   return fields;
 }
 
@@ -38,37 +56,36 @@ std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::str
   } catch (const json::parse_error& e) {
     throw Error(origin + ": Google Benchmark output is not valid JSON: " + e.what());
   }
-  if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array())
-    throw Error(origin + ": Google Benchmark output has no \"benchmarks\" array");
+  Fields top(doc, origin);
   std::vector<GbenchRun> runs;
   std::map<std::string, std::size_t> index;
-  const json& list = doc["benchmarks"];
+  const json& list = top.array("benchmarks");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& b = list[i];
-    std::string where = origin + ": benchmarks[" + std::to_string(i) + "]";
-    if (!b.is_object() || !b.contains("name") || !b["name"].is_string())
-      throw Error(where + ": no name");
-    if (b.value("run_type", "iteration") == "aggregate") continue;
-    std::string name = b.contains("run_name") && b["run_name"].is_string()
-                           ? b["run_name"].get<std::string>()
-                           : b["name"].get<std::string>();
+    Fields f(b, top.where("benchmarks", i));
+    std::string name = f.str("name");
+    if ((f.has("run_type") ? f.str("run_type") : "iteration") == "aggregate") continue;
+    if (f.has("run_name") && b["run_name"].is_string()) name = f.str("run_name");
     GbenchRun run;
     run.name = name;
-    if (b.value("error_occurred", false)) {
-      run.error = "the benchmark reported an error: " + b.value("error_message", std::string("(no message)"));
+    if (f.has("error_occurred") && f.boolean("error_occurred")) {
+      run.error = "the benchmark reported an error: " +
+                  (f.has("error_message") ? f.str("error_message") : std::string("(no message)"));
     } else {
-      if (!b.contains("iterations") || !b["iterations"].is_number_integer())
-        throw Error(where + ": no iterations");
-      run.iterations = b["iterations"].get<std::int64_t>();
-      double unit = ns_per_unit(b.value("time_unit", std::string("ns")), where);
-      if (!b.contains("real_time") || !b["real_time"].is_number() || !b.contains("cpu_time") ||
-          !b["cpu_time"].is_number())
-        throw Error(where + ": no real_time / cpu_time");
-      run.real_time_ns = b["real_time"].get<double>() * unit;
-      run.cpu_time_ns = b["cpu_time"].get<double>() * unit;
+      run.iterations = static_cast<std::int64_t>(f.count("iterations"));
+      double unit = 1;
+      if (f.has("time_unit")) {
+        std::string u = f.str("time_unit");
+        auto known = ns_per_unit(u);
+        if (!known) f.fail("time_unit", "unknown time unit '" + u + "' (ns, us, ms or s)");
+        unit = *known;
+      }
+      run.real_time_ns = f.num("real_time") * unit;
+      run.cpu_time_ns = f.num("cpu_time") * unit;
     }
     for (const auto& [key, value] : b.items())
-      if (value.is_number() && !standard_fields().count(key)) run.counters[key] = value.get<double>();
+      if (value.is_number() && !standard_fields().count(key))
+        run.counters[key] = value.get<double>();
 
     auto it = index.find(name);
     if (it == index.end()) {

@@ -67,11 +67,26 @@ TEST(GbenchOutput, HookCountersBecomeCounterResultsWithStatuses) {
   EXPECT_TRUE(counters_from_gbench(runs[3], {"task-clock"}).empty());
 }
 
-TEST(GbenchOutput, MalformedOutputIsAnError) {
-  EXPECT_THROW(parse_gbench_json("{", "o"), Error);
-  EXPECT_THROW(parse_gbench_json("{}", "o"), Error);
-  EXPECT_THROW(parse_gbench_json(R"({"benchmarks": [{"name": "x", "iterations": 1,
-      "real_time": 1, "cpu_time": 1, "time_unit": "parsec"}]})", "o"), Error);
+std::string gbench_error(const std::string& text) {
+  try {
+    parse_gbench_json(text, "bench.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(GbenchOutput, MalformedOutputIsAnErrorNamingTheField) {
+  EXPECT_NE(gbench_error("{").find("bench.json: Google Benchmark output is not valid JSON"),
+            std::string::npos);
+  EXPECT_EQ(gbench_error("{}"), "bench.json: benchmarks: missing");
+  EXPECT_EQ(gbench_error(R"({"benchmarks": [{"name": "x", "iterations": 1,
+      "real_time": 1, "cpu_time": 1, "time_unit": "parsec"}]})"),
+            "bench.json: benchmarks[0].time_unit: unknown time unit 'parsec' (ns, us, ms or s)");
+  EXPECT_EQ(gbench_error(R"({"benchmarks": [{"name": "x", "iterations": 1, "cpu_time": 1}]})"),
+            "bench.json: benchmarks[0].real_time: missing");
+  EXPECT_EQ(gbench_error(R"({"benchmarks": [{"iterations": 1}]})"),
+            "bench.json: benchmarks[0].name: missing");
 }
 
 TEST(BenchmarkProcess, ExactFilterEscapesRegexCharacters) {

@@ -9,6 +9,7 @@
 #include "perfci/util/elf_symbolizer.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/json_fields.h"
 #include "perfci/util/process_maps.h"
 
 namespace perfci {
@@ -26,14 +27,23 @@ void keep_top(ProfileResult& p, std::size_t top) {
 ProfileResult symbolize_hook_profile(const nlohmann::json& profile, std::size_t top_symbols) {
   ProfileResult out;
   out.source = "cpu-clock";
-  try {
-    out.lost = profile.at("lost").get<std::uint64_t>();
-    auto maps = parse_process_maps(profile.at("maps").get<std::string>());
+  {
+    Fields f(profile, "the hook's report", "profile");
+    out.lost = f.count("lost");
+    auto maps = parse_process_maps(f.str("maps"));
     std::map<std::string, std::unique_ptr<ElfSymbolizer>> files;
-    std::map<std::pair<std::string, std::string>, std::uint64_t> counts;  // (function, inlined_into)
-    for (const auto& entry : profile.at("ips")) {
-      auto ip = entry.at(0).get<std::uint64_t>();
-      auto n = entry.at(1).get<std::uint64_t>();
+    std::map<std::pair<std::string, std::string>, std::uint64_t>
+        counts;  // (function, inlined_into)
+    const nlohmann::json& ips = f.array("ips");
+    for (std::size_t i = 0; i < ips.size(); ++i) {
+      const nlohmann::json& entry = ips[i];
+      auto count = [](const nlohmann::json& v) {
+        return v.is_number_unsigned() || (v.is_number_integer() && v.get<long long>() >= 0);
+      };
+      if (!entry.is_array() || entry.size() != 2 || !count(entry[0]) || !count(entry[1]))
+        throw Error(f.where("ips", i) + ": expected [address, samples]");
+      auto ip = entry[0].get<std::uint64_t>();
+      auto n = entry[1].get<std::uint64_t>();
       out.samples += n;
       std::pair<std::string, std::string> key{"[unknown]", ""};
       if (auto where = locate_address(maps, ip)) {
@@ -58,11 +68,9 @@ ProfileResult symbolize_hook_profile(const nlohmann::json& profile, std::size_t 
       counts[key] += n;
     }
     for (const auto& [key, n] : counts)
-      out.symbols.push_back({key.first,
-                             out.samples ? static_cast<double>(n) / static_cast<double>(out.samples) : 0,
-                             n, key.second});
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(std::string("malformed profile report: ") + e.what());
+      out.symbols.push_back(
+          {key.first, out.samples ? static_cast<double>(n) / static_cast<double>(out.samples) : 0,
+           n, key.second});
   }
   keep_top(out, top_symbols);
   return out;
@@ -78,7 +86,8 @@ ProfileResult profile_from_callgrind(const CallgrindResult& callgrind, std::size
   for (const auto& f : callgrind.functions)
     if (f.self_ir > 0)
       out.symbols.push_back(
-          {f.name, total ? static_cast<double>(f.self_ir) / static_cast<double>(total) : 0, f.self_ir, ""});
+          {f.name, total ? static_cast<double>(f.self_ir) / static_cast<double>(total) : 0,
+           f.self_ir, ""});
   keep_top(out, top_symbols);
   return out;
 }

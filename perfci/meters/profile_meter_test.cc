@@ -33,11 +33,24 @@ TEST(ProfileMeter, SymbolizesSampledAddressesWithTheProcessMap) {
 }
 
 TEST(ProfileMeter, MalformedReportIsAnError) {
-  EXPECT_THROW(symbolize_hook_profile(nlohmann::json{{"ips", 3}}, 10), Error);
+  auto error_of = [](const nlohmann::json& report) -> std::string {
+    try {
+      symbolize_hook_profile(report, 10);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error_of({{"ips", 3}}), "the hook's report: profile.lost: missing");
+  EXPECT_EQ(error_of({{"lost", 0}, {"maps", ""}, {"ips", 3}}),
+            "the hook's report: profile.ips: expected an array");
+  EXPECT_EQ(error_of({{"lost", 0}, {"maps", ""}, {"ips", {{1, 2}, {3}}}}),
+            "the hook's report: profile.ips[1]: expected [address, samples]");
 }
 
 TEST(ProfileMeter, CallgrindSharesAreSelfCostOverTotal) {
-  CallgrindResult cg{10, 1000, 100.0, {{"a()", "x", 600, 900}, {"b()", "x", 300, 300}, {"c()", "x", 0, 0}}};
+  CallgrindResult cg{
+      10, 1000, 100.0, {{"a()", "x", 600, 900}, {"b()", "x", 300, 300}, {"c()", "x", 0, 0}}};
   auto p = profile_from_callgrind(cg, 1);
   EXPECT_EQ(p.source, "callgrind");
   EXPECT_EQ(p.samples, 1000u);

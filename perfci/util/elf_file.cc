@@ -10,12 +10,13 @@
 
 namespace perfci {
 
-ElfFile::ElfFile(const std::string& path) {
-  elf_version(EV_CURRENT);
+ElfFile::ElfFile(const std::string& path, Elf_Cmd cmd) : path_(path) {
+  if (elf_version(EV_CURRENT) == EV_NONE) throw Error("libelf is too old for this ELF version");
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
-  elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
+  elf_ = elf_begin(fd_, cmd, nullptr);
   if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
+    // The destructor does not run for a constructor that throws.
     if (elf_ != nullptr) elf_end(elf_);
     ::close(fd_);
     throw Error(path + ": not an ELF file");
