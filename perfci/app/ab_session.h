@@ -7,31 +7,26 @@
 #include <optional>
 #include <string>
 
+#include "perfci/app/common_flags.h"
 #include "perfci/model/report.h"
+#include "perfci/runner/ab_runner.h"
 
 namespace perfci::app {
 
-struct AbFlags {
-  std::string config_path;  // empty: ./perfci.json when it exists
-  std::string suite;
-  std::string filter;
-  std::string meters;  // comma list; empty: perfci.json's, else wall
+// The common flags (all but --events: an A/B counts perfci.json's) and the
+// A/B's own.
+struct AbFlags : CommonFlags {
   int pairs = 10;
   std::string budget;  // "10m", "90s", "1h30m"; replaces --pairs
   int warmup = 1;
   std::optional<int> confirm_pairs;  // default: --pairs (at most 30)
   std::uint64_t seed = 1;
-  std::optional<int> pin;
-  std::string timeout = "10m";  // per trial process
-  std::optional<double> min_time;
-  std::optional<int> callgrind_iterations;
-  std::string profile_source = "callgrind";
   std::string out;   // report JSON
   std::string md;    // Markdown rendering
   std::string html;  // HTML rendering
   bool no_contracts = false;
-  bool quiet = false;
 
+  AbFlags() { profile_source = "callgrind"; }
   void add_to(CLI::App* cmd);
 };
 
@@ -42,15 +37,20 @@ struct SideInput {
   perfci::Side side;  // revision, commit, dirty, build filled when known
 };
 
+// The suite (nullptr: none) and the flags as the A/B's options: what
+// measure_options makes of them, the plan and the seed. No progress
+// callback, no metric policies. Throws perfci::Error for a bad value.
+AbRunOptions ab_run_options(const SuiteConfig* suite, const AbFlags& flags,
+                            const MeasureDefaults& defaults);
+
+// The report's "settings" of an A/B: settings_json plus the plan (pairs,
+// budget_s, warmup, confirm_pairs, seed), aslr and the analysis options.
+nlohmann::json ab_settings_json(const std::string& command, const std::string& config_path,
+                                const std::string& suite, const AbRunOptions& o);
+
 // Runs the A/B and writes the outputs. Returns the exit code: 0 no
 // regression, 1 a regression, 2 a failed benchmark. Throws perfci::Error on
 // bad input (main turns it into exit 2).
 int run_ab_session(const AbFlags& flags, SideInput a, SideInput b, const char* command);
-
-// "10m", "90s", "1h", "1h30m", "45" (seconds). Throws perfci::Error.
-std::chrono::seconds parse_duration(const std::string& text, const std::string& what);
-
-// Progress lines on stderr: only to a terminal, and never with --quiet.
-bool show_progress(bool quiet);
 
 }  // namespace perfci::app

@@ -4,10 +4,9 @@
 
 #include <chrono>
 
+#include "perfci/app/contract_run.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/baseline/compiler_info.h"
-#include "perfci/app/ab_session.h"
-#include "perfci/app/contract_run.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/measure.h"
 #include "perfci/runner/cmake_build.h"
@@ -41,13 +40,10 @@ void say(const SuiteFlags& flags, const char* command, const std::string& text) 
 }
 
 void SuiteFlags::add_to(CLI::App* cmd) {
-  cmd->add_option("--config", config_path, "perfci.json (default: ./perfci.json)");
-  cmd->add_option("--suite", suite, "Suite of perfci.json (default: the only one)");
+  add_common_flags(cmd, *this, kSuiteRunFlags);
   cmd->add_option("--baseline", baseline,
                   "Baseline file (*.json), or a folder of them (default: perfci.json's "
                   "check.baselines/<profile>/<suite>.json)");
-  cmd->add_option("--meter", meters,
-                  "Comma list of wall,counters,callgrind (default: perfci.json's check.meters)");
   cmd->add_option("--preset", preset,
                   "CMake preset to build with, and to build an in-runner reference with "
                   "(default: perfci.json's build.preset)");
@@ -56,8 +52,6 @@ void SuiteFlags::add_to(CLI::App* cmd) {
   cmd->add_flag("--no-build", no_build, "Use what the build folder holds; do not build");
   cmd->add_option("--jobs", jobs, "Parallel build jobs (default: CMake's)")
       ->check(CLI::Range(0, 1024));
-  cmd->add_option("--timeout", timeout, "Per benchmark process (90s, 10m)");
-  cmd->add_flag("--quiet", quiet, "No progress, no Markdown on stdout");
 }
 
 PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
@@ -77,7 +71,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
                                     : fs::absolute(f.build_dir).lexically_normal();
 
   // Bad meters are refused before anything is built.
-  p.settings.meters = !f.meters.empty() ? parse_meter_list(f.meters) : p.check.meters;
+  p.measure = measure_options(&p.suite, f, {p.check.meters, p.config.events});
+  p.settings.meters = p.measure.meters;
   for (const auto& m : p.settings.meters)
     if (m == "profile")
       throw Error("perfci " + std::string(command) +
@@ -107,11 +102,11 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
 
   p.settings.suite = p.suite.name;
   p.settings.binary = p.suite.binary;
-  p.settings.args = p.suite.args;
-  p.settings.filter = p.suite.filter;
-  p.settings.callgrind_filter = p.suite.callgrind.filter;
-  p.settings.callgrind_iterations = p.suite.callgrind.iterations;
-  p.settings.min_time = p.suite.min_time;
+  p.settings.args = p.measure.conditions.args;
+  p.settings.filter = p.measure.filter;
+  p.settings.callgrind_filter = p.measure.callgrind_filter;
+  p.settings.callgrind_iterations = p.measure.callgrind_iterations;
+  p.settings.min_time = p.measure.min_time;
 
   // The commit is that of the tree the binary was built from, which is not
   // this checkout when --build-dir names another worktree's build. Outside a
@@ -131,18 +126,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
 
 MeasureOptions suite_measure_options(const PreparedSuite& p, const SuiteFlags& f,
                                      const char* command) {
-  MeasureOptions m;
-  m.meters = p.settings.meters;
-  m.events = p.config.events;
-  m.filter = p.suite.filter;
-  m.min_time = p.suite.min_time;
-  m.callgrind_iterations = p.suite.callgrind.iterations;
-  m.callgrind_filter = p.suite.callgrind.filter;
-  m.conditions.args = p.suite.args;
-  m.conditions.timeout = parse_duration(f.timeout, "--timeout");
-  std::string cmd = command;
-  if (!f.quiet)
-    m.progress = [cmd](const std::string& s) { fmt::print(stderr, "perfci {}: {}\n", cmd, s); };
+  MeasureOptions m = p.measure;
+  if (!f.quiet) m.progress = progress_printer(command);
   return m;
 }
 

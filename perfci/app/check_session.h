@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "perfci/app/common_flags.h"
 #include "perfci/baseline/baseline.h"
 #include "perfci/baseline/profile.h"
 #include "perfci/check/check_config.h"
@@ -18,17 +19,15 @@
 
 namespace perfci::app {
 
-struct SuiteFlags {
-  std::string config_path;  // empty: ./perfci.json
-  std::string suite;        // empty: the only one
-  std::string baseline;     // a baseline file, or a folder of them; empty: perfci.json's
-  std::string meters;       // comma list; empty: check.meters, else meters
-  std::string preset;       // CMake preset; empty: perfci.json's build.preset
-  std::string build_dir;    // empty: build/<preset> beside perfci.json
+// The common flags check and baseline update take (--config, --suite,
+// --meter, --timeout, --quiet: the rest is the suite's, so that a run stays
+// comparable with its baseline) and their own.
+struct SuiteFlags : CommonFlags {
+  std::string baseline;   // a baseline file, or a folder of them; empty: perfci.json's
+  std::string preset;     // CMake preset; empty: perfci.json's build.preset
+  std::string build_dir;  // empty: build/<preset> beside perfci.json
   bool no_build = false;
   int jobs = 0;
-  std::string timeout = "10m";  // per benchmark process
-  bool quiet = false;
 
   void add_to(CLI::App* cmd);
 };
@@ -43,6 +42,8 @@ struct PreparedSuite {
   std::string binary;
   baseline::Profile profile;
   baseline::SuiteSettings settings;
+  // measure_options of the suite and the flags (no progress callback).
+  MeasureOptions measure;
   std::string commit;  // HEAD; empty outside git
   bool dirty = false;
   std::filesystem::path baseline_file;  // where this suite's baseline is, or goes
@@ -61,8 +62,7 @@ struct MeasuredSuite {
 MeasuredSuite measure_suite(const PreparedSuite& suite, const SuiteFlags& flags,
                             const char* command);
 
-// How the suite is measured: its filter, arguments, callgrind settings,
-// timeout and progress lines; `meters` as prepared.
+// How the suite is measured: `measure` with the progress lines.
 MeasureOptions suite_measure_options(const PreparedSuite& suite, const SuiteFlags& flags,
                                      const char* command);
 

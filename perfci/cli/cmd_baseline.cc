@@ -16,9 +16,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "perfci/app/check_session.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
-#include "perfci/app/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/util/error.h"
 #include "perfci/util/strings.h"

@@ -16,16 +16,16 @@
 #include <cstdlib>
 #include <memory>
 
+#include "perfci/analysis/oracle_gap.h"
+#include "perfci/app/check_session.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
 #include "perfci/check/comparability.h"
-#include "perfci/app/check_session.h"
 #include "perfci/cli/commands.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/check_render.h"
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
-#include "perfci/analysis/oracle_gap.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/error.h"
@@ -70,7 +70,8 @@ RunResults measure_reference(const PreparedSuite& p, const CheckArgs& a,
     o.preset = p.preset;
     o.targets = p.config.build.targets;
     o.jobs = f.jobs;
-    if (!f.quiet) o.progress = [](const std::string& s) { fmt::print(stderr, "perfci check: {}\n", s); };
+    if (!f.quiet)
+      o.progress = [](const std::string& s) { fmt::print(stderr, "perfci check: {}\n", s); };
     say(f, kCommand,
         "the stored baseline cannot gate callgrind here (" + ref.why + "): building " +
             ref.revision + " as the in-runner reference");
@@ -149,7 +150,8 @@ void annotate(const perfci::Report& rep) {
   for (const auto& f : rep.check->findings)
     fmt::print("::error title=perfci check::{}\n", escape(f));
   if (!rep.check->not_gated_reason.empty())
-    fmt::print("::warning title=perfci check: not gated::{}\n", escape(rep.check->not_gated_reason));
+    fmt::print("::warning title=perfci check: not gated::{}\n",
+               escape(rep.check->not_gated_reason));
 }
 
 std::string report_stem(const PreparedSuite& p) {
@@ -238,16 +240,9 @@ int run_check(const CheckArgs& a) {
   // keeps those per side): not a third collection.
   in.machine = in.current.environment;
   in.machine.erase("build");
-  in.settings_json = {{"command", "check"},
-                      {"config", p.config.path.string()},
-                      {"suite", p.suite.name},
-                      {"meters", p.settings.meters},
-                      {"filter", p.settings.filter},
-                      {"callgrind_filter", p.settings.callgrind_filter},
-                      {"callgrind_iterations", p.settings.callgrind_iterations},
-                      {"args", p.settings.args},
-                      {"build_dir", p.build_dir.string()},
-                      {"profile", p.profile}};
+  in.settings_json = settings_json(kCommand, p.config.path.string(), p.suite.name, p.measure);
+  in.settings_json["build_dir"] = p.build_dir.string();
+  in.settings_json["profile"] = p.profile;
   in.elapsed_seconds = m.elapsed_seconds;
   perfci::Report rep = check::compare_with_baseline(std::move(in), p.check);
 
@@ -269,7 +264,8 @@ int run_check(const CheckArgs& a) {
   const auto& c = *rep.check;
   for (const auto& e : c.errors) fmt::print(stderr, "perfci check: error: {}\n", e);
   for (const auto& finding : c.findings) fmt::print(stderr, "perfci check: FAIL: {}\n", finding);
-  if (!c.not_gated_reason.empty()) fmt::print(stderr, "perfci check: NOT GATED: {}\n", c.not_gated_reason);
+  if (!c.not_gated_reason.empty())
+    fmt::print(stderr, "perfci check: NOT GATED: {}\n", c.not_gated_reason);
   fmt::print(stderr,
              "perfci check: {} (exit {}, {} gated metric(s)); reports in {}/{{{}.json, {}.json, "
              "{}.md, {}.html}}\n",

@@ -7,7 +7,6 @@
 
 #include "perfci/app/ab_session.h"
 #include "perfci/cli/commands.h"
-#include "perfci/app/run_settings.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/error.h"
@@ -40,9 +39,7 @@ int run_compare(const CompareArgs& a) {
   // Both arguments are checked before anything is built.
   check_revision_syntax(a.rev_a);
   check_revision_syntax(a.rev_b);
-  TargetOptions target;
-  target.config_path = a.flags.config_path;
-  auto config = target.load();
+  auto config = load_optional_config(a.flags);
   if (!config)
     throw Error("perfci compare needs a perfci.json (here or --config) naming the suite's binary");
   RevisionBuildOptions o;
@@ -52,7 +49,7 @@ int run_compare(const CompareArgs& a) {
   o.targets = config->build.targets;
   o.jobs = a.jobs;
   // Building is slow and silent otherwise; these lines are worth showing even off a TTY.
-  if (!a.flags.quiet) o.progress = [](const std::string& s) { fmt::print(stderr, "perfci compare: {}\n", s); };
+  if (!a.flags.quiet) o.progress = progress_printer("compare");
   std::filesystem::path top = git_toplevel(o.repo);
   if (a.rev_a != kWorktreeRevision) resolve_commit(top, a.rev_a);
   if (a.rev_b != kWorktreeRevision) resolve_commit(top, a.rev_b);
@@ -66,11 +63,14 @@ int run_compare(const CompareArgs& a) {
 void add_compare_command(CLI::App& app, CommandRunner* runner) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd = app.add_subcommand("compare", "Build two git revisions in worktrees and A/B them");
-  cmd->add_option("rev_a", args->rev_a, "Revision A (e.g. HEAD~1, main, a hash, WORKTREE)")->required();
+  cmd->add_option("rev_a", args->rev_a, "Revision A (e.g. HEAD~1, main, a hash, WORKTREE)")
+      ->required();
   cmd->add_option("rev_b", args->rev_b, "Revision B (e.g. HEAD, WORKTREE)")->required();
-  cmd->add_option("--cache", args->cache, "Worktree cache (default: <repo>/.perfci-cache/worktrees)");
+  cmd->add_option("--cache", args->cache,
+                  "Worktree cache (default: <repo>/.perfci-cache/worktrees)");
   cmd->add_option("--repo", args->repo, "The git repository (default: the current folder)");
-  cmd->add_option("--jobs", args->jobs, "Parallel build jobs (default: CMake's)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--jobs", args->jobs, "Parallel build jobs (default: CMake's)")
+      ->check(CLI::Range(0, 1024));
   args->flags.add_to(cmd);
   // A revision that looks like an option is refused by CLI11 as an unknown
   // option; after `--` it reaches check_revision_syntax, which refuses it too.

@@ -31,7 +31,9 @@ int run_contracts(const ContractsOptions& opts) {
     return 2;
   }
   if (contracts.empty()) {
-    fmt::print(stderr, "perfci contracts: error: {} declares no contracts (add a \"contracts\" array)\n", opts.config);
+    fmt::print(stderr,
+               "perfci contracts: error: {} declares no contracts (add a \"contracts\" array)\n",
+               opts.config);
     return 2;
   }
   std::unique_ptr<BinaryIndex> binary;
@@ -47,8 +49,8 @@ int run_contracts(const ContractsOptions& opts) {
   } else {
     for (const ContractResult& r : report.results) fmt::print("{}\n", r.line());
     fmt::print("{} contract{}: {} ok, {} broken, {} could not be checked\n", report.results.size(),
-               report.results.size() == 1 ? "" : "s", report.count(Verdict::kOk), report.count(Verdict::kBroken),
-               report.count(Verdict::kError));
+               report.results.size() == 1 ? "" : "s", report.count(Verdict::kOk),
+               report.count(Verdict::kBroken), report.count(Verdict::kError));
   }
   return report.exit_code();
 }
@@ -58,9 +60,11 @@ int run_contracts(const ContractsOptions& opts) {
 void add_contracts_command(CLI::App& app, CommandRunner* runner) {
   auto opts = std::make_shared<ContractsOptions>();
   auto* cmd = app.add_subcommand(
-      "contracts", "Check inline, absent, layout and returns_in_registers contracts on a built binary");
+      "contracts",
+      "Check inline, absent, layout and returns_in_registers contracts on a built binary");
   cmd->add_option("binary", opts->binary, "The binary to check (built with -g)")->required();
-  cmd->add_option("--config", opts->config, "perfci.json holding a \"contracts\" array")->capture_default_str();
+  cmd->add_option("--config", opts->config, "perfci.json holding a \"contracts\" array")
+      ->capture_default_str();
   cmd->add_flag("--json", opts->json, "Print the results as JSON (schema perfci.contracts/1)");
   cmd->callback([runner, opts] { *runner = [opts] { return run_contracts(*opts); }; });
 }

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <memory>
 
-#include "perfci/cli/commands.h"
 #include "perfci/app/run_settings.h"
+#include "perfci/cli/commands.h"
 #include "perfci/env/build_info.h"
 #include "perfci/env/event_probe.h"
 #include "perfci/env/fingerprint.h"
@@ -17,8 +17,8 @@ namespace perfci::cli {
 namespace {
 
 struct EnvArgs {
+  CommonFlags flags;
   TargetOptions target;
-  std::string events;
   bool json = false;
 };
 
@@ -30,20 +30,16 @@ std::string opt_text(const nlohmann::json& v) {
 }
 
 int run(const EnvArgs& a) {
-  auto config = a.target.load();
-  std::vector<std::string> events;
-  if (!a.events.empty()) {
-    events = split_list(a.events);
-  } else {
-    events = config ? config->events : default_events();
-  }
+  auto config = load_optional_config(a.flags);
+  const std::vector<std::string> events =
+      !a.flags.events.empty() ? split_list(a.flags.events) : measure_defaults(config).events;
   MachineFingerprint f = collect_fingerprint();
   nlohmann::json j = f;
   // The measured build, when one can be named.
   std::optional<BuildInfo> build;
   std::string binary;
   if (!a.target.binary.empty() || !a.target.build_dir.empty()) {
-    binary = a.target.resolve_binary(config);
+    binary = a.target.resolve_binary(a.flags, config);
     build = read_build_info(binary);
     j["build"] = *build;
     j["build"]["binary"] = binary;
@@ -71,7 +67,8 @@ int run(const EnvArgs& a) {
   fmt::print("libc                 {}\n", f.libc);
   if (build) {
     fmt::print("measured build       {}\n", binary);
-    fmt::print("  compiler, flags    {}\n", build->producer.empty() ? "(no DWARF)" : build->producer);
+    fmt::print("  compiler, flags    {}\n",
+               build->producer.empty() ? "(no DWARF)" : build->producer);
     fmt::print("  build-id           {}\n", build->build_id.empty() ? "(none)" : build->build_id);
   }
   fmt::print("\n{:<24} {:<14} {}\n", "event", "status", "detail");
@@ -84,9 +81,10 @@ int run(const EnvArgs& a) {
 
 void add_env_command(CLI::App& app, CommandRunner* runner) {
   auto args = std::make_shared<EnvArgs>();
-  auto* cmd = app.add_subcommand("env", "Show the machine fingerprint and which perf events work here");
+  auto* cmd =
+      app.add_subcommand("env", "Show the machine fingerprint and which perf events work here");
+  add_common_flags(cmd, args->flags, kEnvFlags);
   args->target.add_to(cmd);
-  cmd->add_option("--events", args->events, "Comma list of events (default: perfci.json's)");
   cmd->add_flag("--json", args->json, "Print the same facts as JSON");
   cmd->callback([runner, args] { *runner = [args] { return run(*args); }; });
 }

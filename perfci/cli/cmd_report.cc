@@ -20,8 +20,10 @@ struct ReportArgs {
 int run_report(const ReportArgs& a) {
   perfci::Report r = perfci::load_report(a.path);
   std::string text = a.format == "html" ? report::render_html(r) : report::render_markdown(r);
-  if (a.out.empty()) fmt::print("{}", text);
-  else write_file_atomic(a.out, text);
+  if (a.out.empty())
+    fmt::print("{}", text);
+  else
+    write_file_atomic(a.out, text);
   return 0;
 }
 
@@ -30,7 +32,8 @@ int run_report(const ReportArgs& a) {
 void add_report_command(CLI::App& app, CommandRunner* runner) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Render a saved A/B report as Markdown or HTML");
-  cmd->add_option("report", args->path, "A report written by ab, aa or compare (--out)")->required();
+  cmd->add_option("report", args->path, "A report written by ab, aa or compare (--out)")
+      ->required();
   cmd->add_option("--format", args->format, "md or html")->check(CLI::IsMember({"md", "html"}));
   cmd->add_option("--out", args->out, "Write here instead of stdout");
   cmd->callback([runner, args] { *runner = [args] { return run_report(*args); }; });
