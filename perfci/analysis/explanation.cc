@@ -13,50 +13,30 @@ namespace {
 
 using nlohmann::json;
 
-std::string contract_key(const json& c) {
-  if (c.contains("name") && c["name"].is_string() && !c["name"].get<std::string>().empty())
-    return c["name"].get<std::string>();
-  std::string kind = c.value("kind", "contract");
-  if (kind == "inline") return "inline " + c.value("callee", "?") + " into " + c.value("caller", "?");
-  if (kind == "absent") return "absent " + c.value("symbol", "?");
-  if (kind == "layout") return "layout " + c.value("type", "?");
-  if (kind == "returns_in_registers") return "returns_in_registers " + c.value("function", "?");
-  return kind;
-}
-
-std::map<std::string, json> contracts_by_key(const json& report) {
-  std::map<std::string, json> out;
-  if (!report.is_object() || !report.contains("contracts") || !report["contracts"].is_array())
-    return out;
-  for (const auto& c : report["contracts"])
-    if (c.is_object()) out[contract_key(c)] = c;
+std::map<std::string, const contracts::ContractResult*> by_key(const contracts::ContractReport& r) {
+  std::map<std::string, const contracts::ContractResult*> out;
+  for (const auto& c : r.results) out[c.key()] = &c;
   return out;
 }
 
-bool names_benchmark(const json& c, const std::string& benchmark) {
-  if (!c.contains("benchmarks") || !c["benchmarks"].is_array() || c["benchmarks"].empty())
-    return true;
-  for (const auto& b : c["benchmarks"])
-    if (b.is_string() && b.get<std::string>() == benchmark) return true;
-  return false;
-}
-
-std::vector<ContractChange> changes(const json& a, const json& b, const std::string* benchmark) {
+std::vector<ContractChange> changes(const Contracts& a, const Contracts& b,
+                                    const std::string* benchmark) {
   std::vector<ContractChange> out;
-  if (a.is_null() || b.is_null()) return out;  // a side was not checked: nothing to compare
-  auto ca = contracts_by_key(a);
-  auto cb = contracts_by_key(b);
-  auto consider = [&](const std::string& key, const json* ja, const json* jb) {
-    const json& any = jb ? *jb : *ja;
-    if (benchmark && !names_benchmark(any, *benchmark)) return;
-    std::string sa = ja ? ja->value("status", "?") : "absent";
-    std::string sb = jb ? jb->value("status", "?") : "absent";
+  if (!a || !b) return out;  // a side was not checked: nothing to compare
+  auto ca = by_key(*a);
+  auto cb = by_key(*b);
+  auto consider = [&](const std::string& key, const contracts::ContractResult* ra,
+                      const contracts::ContractResult* rb) {
+    const contracts::ContractResult& any = rb ? *rb : *ra;
+    if (benchmark && !any.concerns(*benchmark)) return;
+    std::string sa(ra ? contracts::verdict_name(ra->verdict) : "absent");
+    std::string sb(rb ? contracts::verdict_name(rb->verdict) : "absent");
     if (sa == sb) return;
-    out.push_back({key, sa, sb, jb ? jb->value("message", "") : ""});
+    out.push_back({key, sa, sb, rb ? rb->message : ""});
   };
-  for (const auto& [key, ja] : ca) consider(key, &ja, cb.count(key) ? &cb[key] : nullptr);
-  for (const auto& [key, jb] : cb)
-    if (!ca.count(key)) consider(key, nullptr, &jb);
+  for (const auto& [key, ra] : ca) consider(key, ra, cb.count(key) ? cb[key] : nullptr);
+  for (const auto& [key, rb] : cb)
+    if (!ca.count(key)) consider(key, nullptr, rb);
   return out;
 }
 
@@ -100,17 +80,17 @@ std::string amount(double v) {
 
 }  // namespace
 
-std::vector<ContractChange> contract_changes(const json& a, const json& b) {
+std::vector<ContractChange> contract_changes(const Contracts& a, const Contracts& b) {
   return changes(a, b, nullptr);
 }
 
-std::vector<ContractChange> contract_changes_for(const std::string& benchmark, const json& a,
-                                                 const json& b) {
+std::vector<ContractChange> contract_changes_for(const std::string& benchmark, const Contracts& a,
+                                                 const Contracts& b) {
   return changes(a, b, &benchmark);
 }
 
-Explanation explain(const BenchmarkRun& run, const json& contracts_a, const json& contracts_b,
-                    const ExplanationOptions& options) {
+Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
+                    const Contracts& contracts_b, const ExplanationOptions& options) {
   Explanation e;
   // Counter deltas: medians over the trials of every non-wall metric, plus IPC.
   std::map<std::string, std::pair<double, double>> medians;

@@ -17,16 +17,18 @@ struct ExplanationOptions {
   double min_share = 0.005;
 };
 
-// Contract results of both sides ("perfci.contracts/1" JSON, null when not
-// checked) compared: one entry per contract whose status differs.
-std::vector<ContractChange> contract_changes(const nlohmann::json& a, const nlohmann::json& b);
+using Contracts = std::optional<contracts::ContractReport>;  // none: not checked
+
+// Contract results of both sides compared: one entry per contract whose
+// status differs. Nothing when a side was not checked.
+std::vector<ContractChange> contract_changes(const Contracts& a, const Contracts& b);
 
 // The contract changes that concern this benchmark: those naming it in their
 // "benchmarks" list, and those naming none.
-std::vector<ContractChange> contract_changes_for(const std::string& benchmark,
-                                                 const nlohmann::json& a, const nlohmann::json& b);
+std::vector<ContractChange> contract_changes_for(const std::string& benchmark, const Contracts& a,
+                                                 const Contracts& b);
 
-Explanation explain(const BenchmarkRun& run, const nlohmann::json& contracts_a,
-                    const nlohmann::json& contracts_b, const ExplanationOptions& options = {});
+Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
+                    const Contracts& contracts_b, const ExplanationOptions& options = {});
 
 }  // namespace perfci::analysis

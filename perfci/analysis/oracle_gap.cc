@@ -6,7 +6,7 @@
 namespace perfci::analysis {
 
 std::vector<PrefixPair> oracle_pairs_from_config(const nlohmann::json& config, const std::string& origin) {
-  if (!config.is_object() || !config.contains("pairs")) return {{"engine/", "sqlite/"}};
+  if (!config.is_object() || !config.contains("pairs")) return {};
   const auto& pairs = config["pairs"];
   if (!pairs.is_array()) throw Error(origin + ": pairs: expected an array of {\"a\": PREFIX, \"b\": PREFIX}");
   std::vector<PrefixPair> out;
@@ -15,7 +15,7 @@ std::vector<PrefixPair> oracle_pairs_from_config(const nlohmann::json& config, c
     const auto& p = pairs[i];
     if (!p.is_object() || !p.contains("a") || !p.contains("b") || !p["a"].is_string() ||
         !p["b"].is_string() || p["a"].get<std::string>().empty() || p["b"].get<std::string>().empty())
-      throw Error(f + ": expected {\"a\": \"engine/\", \"b\": \"sqlite/\"} (two non-empty prefixes)");
+      throw Error(f + ": expected {\"a\": \"<measured prefix>\", \"b\": \"<oracle prefix>\"} (two non-empty prefixes)");
     if (p["a"] == p["b"]) throw Error(f + ": the two prefixes are the same");
     out.push_back({p["a"].get<std::string>(), p["b"].get<std::string>()});
   }

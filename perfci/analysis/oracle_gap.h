@@ -2,7 +2,7 @@
 // on a reference implementation ("engine/X" and "sqlite/X"), how much slower
 // the engine is (engine / oracle, medians), on A and on B. perfci.json names
 // the prefixes: "pairs": [{"a": "engine/", "b": "sqlite/"}]; without that
-// section this pair is assumed, and matches nothing in other projects.
+// section there is no oracle and no gap (perfci knows no project's names).
 #pragma once
 
 #include <nlohmann/json.hpp>

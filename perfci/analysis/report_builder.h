@@ -18,7 +18,7 @@ struct ReportInputs {
   Side b;
   nlohmann::json machine = nlohmann::json::object();
   nlohmann::json settings = nlohmann::json::object();
-  std::vector<PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
+  std::vector<PrefixPair> oracle_pairs;  // perfci.json's "pairs"; none: no oracle gap
 };
 
 Report build_report(ReportInputs inputs);

@@ -93,14 +93,33 @@ Report sample_report() {
   in.b.commit = std::string(40, 'b');
   in.b.dirty = true;
   in.b.binary = "/nonexistent/b/bench";
-  in.a.contracts = nlohmann::json::parse(R"({"schema": "perfci.contracts/1", "contracts": [
-    {"kind": "inline", "name": "varint inlined into seek", "caller": "Cursor::seek", "callee": "decode_varint",
-     "benchmarks": ["engine/point_lookup"], "status": "ok", "message": "3 inlined copies"},
-    {"kind": "layout", "type": "Cell", "max_bytes": 16, "benchmarks": [], "status": "ok", "message": "12 bytes"}]})");
-  in.b.contracts = nlohmann::json::parse(R"({"schema": "perfci.contracts/1", "contracts": [
-    {"kind": "inline", "name": "varint inlined into seek", "caller": "Cursor::seek", "callee": "decode_varint",
-     "benchmarks": ["engine/point_lookup"], "status": "broken", "message": "1 out-of-line call left"},
-    {"kind": "layout", "type": "Cell", "max_bytes": 16, "benchmarks": [], "status": "ok", "message": "12 bytes"}]})");
+  // The varint contract holds on A and breaks on B; the layout one holds on both.
+  auto side_contracts = [](const std::string& binary, contracts::Verdict varint,
+                           const std::string& message) {
+    contracts::ContractReport report;
+    report.binary = binary;
+    contracts::ContractResult inl;
+    inl.contract.kind = contracts::ContractKind::kInline;
+    inl.contract.name = "varint inlined into seek";
+    inl.contract.caller = "Cursor::seek";
+    inl.contract.callee = "decode_varint";
+    inl.contract.benchmarks = {"engine/point_lookup"};
+    inl.verdict = varint;
+    inl.message = message;
+    contracts::ContractResult layout;
+    layout.contract.kind = contracts::ContractKind::kLayout;
+    layout.contract.type = "Cell";
+    layout.contract.max_bytes = 16;
+    layout.verdict = contracts::Verdict::kOk;
+    layout.message = "12 bytes";
+    layout.size_bytes = 12;
+    report.results = {inl, layout};
+    return report;
+  };
+  in.a.contracts = side_contracts(in.a.binary, contracts::Verdict::kOk, "3 inlined copies");
+  in.b.contracts =
+      side_contracts(in.b.binary, contracts::Verdict::kBroken, "1 out-of-line call left");
+  in.oracle_pairs = {{"engine/", "sqlite/"}};
   in.machine = {{"cpu_model", "Test CPU"}, {"logical_cpus", 2}};
   in.settings = {{"meters", {"wall", "callgrind"}}, {"pairs", 10}};
   return build_report(std::move(in));

@@ -55,7 +55,7 @@ PreparedSuite prepare_suite(const SuiteFlags& flags, const char* command);
 
 struct MeasuredSuite {
   RunResults results;
-  nlohmann::json contracts;  // null when perfci.json declares none
+  std::optional<contracts::ContractReport> contracts;  // none when perfci.json declares none
   double elapsed_seconds = 0;
 };
 

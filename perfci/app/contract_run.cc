@@ -8,24 +8,24 @@
 
 namespace perfci::app {
 
-nlohmann::json check_config_contracts(const std::optional<Config>& config,
-                                      const std::string& binary) {
-  if (!config) return nullptr;
+std::optional<contracts::ContractReport> check_config_contracts(const std::optional<Config>& config,
+                                                                const std::string& binary) {
+  if (!config) return std::nullopt;
   std::vector<contracts::Contract> list;
   try {
     list = contracts::parse_contracts(config->raw);
   } catch (const contracts::ConfigError& e) {
     throw Error(config->path.string() + ": " + e.what());
   }
-  if (list.empty()) return nullptr;
+  if (list.empty()) return std::nullopt;
   try {
     contracts::BinaryIndex index(binary);
-    return contracts::ContractChecker(index).check_all(list).to_json();
+    return contracts::ContractChecker(index).check_all(list);
   } catch (const contracts::BinaryError& e) {
-    return {{"schema", "perfci.contracts/1"},
-            {"binary", binary},
-            {"error", e.what()},
-            {"contracts", nlohmann::json::array()}};
+    contracts::ContractReport unreadable;
+    unreadable.binary = binary;
+    unreadable.error = e.what();
+    return unreadable;
   }
 }
 

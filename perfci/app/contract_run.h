@@ -5,18 +5,18 @@
 // decides what an unreadable binary means for its exit code.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "perfci/config/config.h"
+#include "perfci/contracts/contract_result.h"
 
 namespace perfci::app {
 
-// "perfci.contracts/1" results, or null when there is no config or it
-// declares no contracts. Throws perfci::Error for a malformed "contracts"
-// section (naming the file).
-nlohmann::json check_config_contracts(const std::optional<Config>& config,
-                                      const std::string& binary);
+// The contracts' results, or none when there is no config or it declares no
+// contracts; an unreadable binary is a report with `error` set. Throws
+// perfci::Error for a malformed "contracts" section (naming the file).
+std::optional<contracts::ContractReport> check_config_contracts(const std::optional<Config>& config,
+                                                                const std::string& binary);
 
 }  // namespace perfci::app

@@ -29,7 +29,7 @@ json baseline_to_json(const Baseline& b) {
                 {"callgrind_filter", s.callgrind_filter},
                 {"callgrind_iterations", s.callgrind_iterations},
                 {"min_time", s.min_time ? json(*s.min_time) : json(nullptr)}}},
-              {"contracts", b.contracts},
+              {"contracts", b.contracts ? b.contracts->to_json() : json(nullptr)},
               {"results", b.results}};
 }
 
@@ -77,7 +77,8 @@ Baseline parse_baseline(const std::string& text, const std::string& origin) {
   if (!contracts.is_null() &&
       !(contracts.is_object() && contracts.value("schema", "") == "perfci.contracts/1"))
     f.fail("contracts", "expected null or a perfci.contracts/1 object");
-  b.contracts = contracts;
+  if (!contracts.is_null())
+    b.contracts = contracts::contract_report_from_json(contracts, f.where("contracts"));
 
   b.results = run_results_from_json(f.at("results"), f.where("results"));
   if (b.results.benchmarks.empty())

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "perfci/baseline/profile.h"
+#include "perfci/contracts/contract_result.h"
 #include "perfci/model/results.h"
 
 namespace perfci::baseline {
@@ -52,7 +53,7 @@ struct Baseline {
   Profile profile;
   Provenance provenance;
   SuiteSettings settings;
-  nlohmann::json contracts;  // null when perfci.json declares none
+  std::optional<contracts::ContractReport> contracts;  // none when perfci.json declares none
   RunResults results;
 };
 

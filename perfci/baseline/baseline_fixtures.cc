@@ -63,7 +63,7 @@ Baseline sample_baseline(const std::map<std::string, Values>& benchmarks) {
   b.settings.args = {"--scale=0.1"};
   b.settings.meters = {"callgrind", "wall"};
   b.settings.callgrind_iterations = 3;
-  b.contracts = nullptr;
+  b.contracts.reset();
   b.results = sample_results(benchmarks);
   return b;
 }

@@ -36,7 +36,7 @@ TEST(Baseline, RoundTrips) {
   ASSERT_EQ(c.results.benchmarks.size(), 2u);
   EXPECT_DOUBLE_EQ(c.results.find("engine/a")->callgrind->ir_per_iteration, 1000.0);
   EXPECT_FALSE(c.results.find("sqlite/a")->real_time_ns);
-  EXPECT_TRUE(c.contracts.is_null());
+  EXPECT_FALSE(c.contracts.has_value());
 }
 
 TEST(Baseline, ATruncatedFileIsNamedWithItsProblem) {
@@ -60,7 +60,7 @@ TEST(Baseline, FieldErrorsSayWhere) {
   j = sample_json();
   j["provenance"]["commit"] = "abc";
   EXPECT_NE(error_of(j.dump()).find(
-                "baselines/p/engine.json.provenance.commit: expected a full 40-digit"),
+                "baselines/p/engine.json: provenance.commit: expected a full 40-digit"),
             std::string::npos);
 
   j = sample_json();
@@ -69,7 +69,8 @@ TEST(Baseline, FieldErrorsSayWhere) {
 
   j = sample_json();
   j["settings"]["callgrind_iterations"] = 0;
-  EXPECT_NE(error_of(j.dump()).find("settings.callgrind_iterations: expected 1 to 1000000"),
+  EXPECT_NE(error_of(j.dump()).find("baselines/p/engine.json: settings.callgrind_iterations: "
+                                    "expected 1 to 1000000"),
             std::string::npos);
 
   j = sample_json();

@@ -71,23 +71,18 @@ perfci::Side current_side(const CheckInputs& in) {
 
 }  // namespace
 
-RunProblems contract_problems(const json& contracts) {
+RunProblems contract_problems(const std::optional<contracts::ContractReport>& report) {
   RunProblems out;
-  if (contracts.is_null()) return out;
-  if (contracts.contains("error")) {
-    out.errors.push_back("contracts could not be checked: " +
-                         contracts["error"].get<std::string>());
+  if (!report) return out;
+  if (!report->error.empty()) {
+    out.errors.push_back("contracts could not be checked: " + report->error);
     return out;
   }
-  for (const auto& c : contracts.value("contracts", json::array())) {
-    std::string status = c.value("status", "");
-    std::string what =
-        c.value("name", "").empty() ? c.value("kind", "contract") : c.value("name", "");
-    if (status == "broken")
-      out.findings.push_back("contract broken: " + what + ": " + c.value("message", ""));
-    else if (status != "ok")
-      out.errors.push_back("contract could not be checked: " + what + ": " +
-                           c.value("message", ""));
+  for (const auto& c : report->results) {
+    if (c.verdict == contracts::Verdict::kBroken)
+      out.findings.push_back("contract broken: " + c.label() + ": " + c.message);
+    else if (c.verdict != contracts::Verdict::kOk)
+      out.errors.push_back("contract could not be checked: " + c.label() + ": " + c.message);
   }
   return out;
 }

@@ -35,11 +35,11 @@ struct CheckInputs {
   baseline::Profile profile;         // of this run
   baseline::SuiteSettings settings;  // of this run
   RunResults current;
-  nlohmann::json contracts;  // perfci.contracts/1 of this run's binary; null: none declared
+  std::optional<contracts::ContractReport> contracts;  // this run's binary; none: none declared
   std::string commit;        // HEAD, empty outside git
   bool dirty = false;
   std::vector<ActiveAccepted> accepted;
-  std::vector<analysis::PrefixPair> oracle_pairs{{"engine/", "sqlite/"}};
+  std::vector<analysis::PrefixPair> oracle_pairs;  // perfci.json's "pairs"; none: no gap
   // The in-runner reference (fallback "compare"): its callgrind results
   // replace the baseline's, or, with an error, say why there are none.
   std::optional<perfci::CheckReference> reference;
@@ -60,7 +60,7 @@ struct RunProblems {
   std::vector<std::string> findings;
   int exit_code() const { return !errors.empty() ? 2 : !findings.empty() ? 1 : 0; }
 };
-RunProblems contract_problems(const nlohmann::json& contracts);
+RunProblems contract_problems(const std::optional<contracts::ContractReport>& contracts);
 std::string failed_benchmark_error(const BenchmarkResult& failed);
 
 // The verdict of one value against the baseline's by threshold alone:

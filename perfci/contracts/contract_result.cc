@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "perfci/util/json_fields.h"
+
 namespace perfci::contracts {
 namespace {
 
@@ -18,7 +20,147 @@ std::string_view via_name(TransferVia v) {
   return "direct";
 }
 
+std::uint64_t parse_hex(const Fields& f, const nlohmann::json& v, const char* what) {
+  if (!v.is_string()) f.fail(what, "expected a hex address string");
+  const std::string& s = v.get_ref<const std::string&>();
+  std::size_t used = 0;
+  std::uint64_t out = 0;
+  try {
+    out = std::stoull(s, &used, 16);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size()) f.fail(what, "expected a hex address, got \"" + s + "\"");
+  return out;
+}
+
+template <typename E, std::size_t N>
+E parse_word(const Fields& f, const char* key, const std::pair<E, std::string_view> (&words)[N]) {
+  std::string text = f.str(key);
+  for (const auto& [value, word] : words)
+    if (word == text) return value;
+  f.fail(key, "unknown value \"" + text + "\"");
+}
+
+ContractResult result_from_json(const nlohmann::json& j, const std::string& where) {
+  Fields f(j, where);
+  ContractResult r;
+  Contract& c = r.contract;
+  static const std::pair<ContractKind, std::string_view> kinds[] = {
+      {ContractKind::kInline, "inline"},
+      {ContractKind::kAbsent, "absent"},
+      {ContractKind::kLayout, "layout"},
+      {ContractKind::kReturnsInRegisters, "returns_in_registers"}};
+  static const std::pair<Verdict, std::string_view> verdicts[] = {
+      {Verdict::kOk, "ok"}, {Verdict::kBroken, "broken"}, {Verdict::kError, "error"}};
+  c.kind = parse_word(f, "kind", kinds);
+  if (f.has("name")) c.name = f.str("name");
+  if (f.has("why")) c.why = f.str("why");
+  for (const auto& b : f.array("benchmarks")) {
+    if (!b.is_string()) f.fail("benchmarks", "expected strings");
+    c.benchmarks.push_back(b.get<std::string>());
+  }
+  switch (c.kind) {
+    case ContractKind::kInline:
+      c.caller = f.str("caller");
+      c.callee = f.str("callee");
+      break;
+    case ContractKind::kAbsent:
+      c.symbol = f.str("symbol");
+      break;
+    case ContractKind::kLayout:
+      c.type = f.str("type");
+      c.max_bytes = f.count("max_bytes");
+      break;
+    case ContractKind::kReturnsInRegisters:
+      c.function = f.str("function");
+      break;
+  }
+  r.verdict = parse_word(f, "status", verdicts);
+  r.message = f.str("message");
+  if (c.kind == ContractKind::kInline) {
+    const nlohmann::json& copies = f.array("inlined_copies");
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+      Fields cf(copies[i], where + ".inlined_copies[" + std::to_string(i) + "]");
+      InlinedSite site;
+      site.function = cf.str("function");
+      site.depth = static_cast<uint16_t>(cf.count("depth"));
+      for (const auto& range : cf.array("ranges")) {
+        if (!range.is_array() || range.size() != 2) cf.fail("ranges", "expected [lo, hi] pairs");
+        site.ranges.push_back({parse_hex(cf, range[0], "ranges"), parse_hex(cf, range[1], "ranges")});
+      }
+      r.inlined_copies.push_back(std::move(site));
+    }
+    static const std::pair<TransferKind, std::string_view> transfer_kinds[] = {
+        {TransferKind::kCall, "call"}, {TransferKind::kTailJump, "tail_jump"}};
+    static const std::pair<TransferVia, std::string_view> vias[] = {
+        {TransferVia::kDirect, "direct"}, {TransferVia::kPlt, "plt"}, {TransferVia::kGot, "got"}};
+    const nlohmann::json& calls = f.array("remaining_calls");
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      Fields cf(calls[i], where + ".remaining_calls[" + std::to_string(i) + "]");
+      CallSite call;
+      call.address = parse_hex(cf, cf.at("address"), "address");
+      call.in_function = cf.str("in");
+      call.target = cf.str("to");
+      call.kind = parse_word(cf, "kind", transfer_kinds);
+      call.via = parse_word(cf, "via", vias);
+      r.remaining_calls.push_back(std::move(call));
+    }
+  }
+  if (c.kind == ContractKind::kAbsent) {
+    const nlohmann::json& copies = f.array("out_of_line");
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+      Fields cf(copies[i], where + ".out_of_line[" + std::to_string(i) + "]");
+      r.out_of_line.push_back(
+          {cf.str("symbol"), parse_hex(cf, cf.at("address"), "address"), cf.count("size")});
+    }
+  }
+  if (f.has("size_bytes")) r.size_bytes = f.count("size_bytes");
+  return r;
+}
+
 }  // namespace
+
+ContractReport contract_report_from_json(const nlohmann::json& j, const std::string& where) {
+  Fields f(j, where);
+  if (f.str("schema") != "perfci.contracts/1")
+    f.fail("schema", "expected \"perfci.contracts/1\"");
+  ContractReport report;
+  report.binary = f.str("binary");
+  if (f.has("error")) report.error = f.str("error", false);
+  const nlohmann::json& list = f.array("contracts");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    report.results.push_back(result_from_json(list[i], where + ".contracts[" + std::to_string(i) + "]"));
+  if (!report.error.empty() && !report.results.empty())
+    f.fail("contracts", "expected none beside an error");
+  return report;
+}
+
+std::string ContractResult::key() const {
+  if (!contract.name.empty()) return contract.name;
+  switch (contract.kind) {
+    case ContractKind::kInline:
+      return "inline " + contract.callee + " into " + contract.caller;
+    case ContractKind::kAbsent:
+      return "absent " + contract.symbol;
+    case ContractKind::kLayout:
+      return "layout " + contract.type;
+    case ContractKind::kReturnsInRegisters:
+      return "returns_in_registers " + contract.function;
+  }
+  return std::string(kind_name(contract.kind));
+}
+
+std::string ContractResult::label() const {
+  return contract.name.empty() ? std::string(kind_name(contract.kind)) : contract.name;
+}
+
+bool ContractResult::concerns(const std::string& benchmark) const {
+  if (contract.benchmarks.empty()) return true;
+  for (const auto& b : contract.benchmarks)
+    if (b == benchmark) return true;
+  return false;
+}
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
@@ -98,6 +240,12 @@ nlohmann::json ContractReport::to_json() const {
   nlohmann::json j;
   j["schema"] = "perfci.contracts/1";
   j["binary"] = binary;
+  if (!error.empty()) {
+    // Nothing was checked: no summary, which would count zero contracts.
+    j["error"] = error;
+    j["contracts"] = nlohmann::json::array();
+    return j;
+  }
   j["summary"] = {{"ok", count(Verdict::kOk)}, {"broken", count(Verdict::kBroken)}, {"error", count(Verdict::kError)}};
   nlohmann::json list = nlohmann::json::array();
   for (const auto& r : results) list.push_back(r.to_json());

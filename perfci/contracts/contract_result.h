@@ -64,11 +64,22 @@ struct ContractResult {
 
   // "ok      engine::get_varint inlined into ...: 3 inlined copies"
   std::string line() const;
+  // Which contract this is, the same across runs: its name, else what it is
+  // about ("inline engine::get_varint into engine::BtCursor::seek"). Two
+  // results of one contract on two binaries share it.
+  std::string key() const;
+  // Its name, or its kind when it has none.
+  std::string label() const;
+  // Whether it concerns `benchmark` (a contract that names none concerns all).
+  bool concerns(const std::string& benchmark) const;
   nlohmann::json to_json() const;
 };
 
 struct ContractReport {
   std::string binary;
+  // Non-empty: the binary could not be read (no DWARF, not ELF), so no
+  // contract was checked and `results` is empty.
+  std::string error;
   std::vector<ContractResult> results;
 
   size_t count(Verdict v) const;
@@ -77,5 +88,9 @@ struct ContractReport {
   int exit_code() const;
   nlohmann::json to_json() const;
 };
+
+// Reads a "perfci.contracts/1" object as to_json writes it (a report's or a
+// baseline's copy). Throws perfci::Error naming `where` and the field.
+ContractReport contract_report_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace perfci::contracts

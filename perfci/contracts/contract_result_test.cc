@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "perfci/util/error.h"
+
 namespace perfci::contracts {
 namespace {
 
@@ -69,6 +71,91 @@ TEST(ContractReport, ExitCodeAndSummary) {
   error.verdict = Verdict::kError;
   report.results.push_back(error);
   EXPECT_EQ(report.exit_code(), 2);
+}
+
+// A report's or a baseline's copy of the results reads back as the results
+// themselves: the typed results are what check and the renderings use.
+TEST(ContractReport, JsonReadsBackToTheSameResults) {
+  ContractReport report;
+  report.binary = "build/release/engine_bench";
+  ContractResult named = broken_inline();
+  named.contract.name = "varint in seek";
+  named.contract.why = "the hottest loop";
+  report.results.push_back(named);
+  ContractResult absent;
+  absent.contract.kind = ContractKind::kAbsent;
+  absent.contract.symbol = "engine::decode*";
+  absent.verdict = Verdict::kBroken;
+  absent.message = "1 out-of-line copy";
+  absent.out_of_line.push_back({"engine::decode_cell() [clone .cold]", 0x5000, 48});
+  report.results.push_back(absent);
+  ContractResult layout;
+  layout.contract.kind = ContractKind::kLayout;
+  layout.contract.type = "engine::Value";
+  layout.contract.max_bytes = 24;
+  layout.verdict = Verdict::kOk;
+  layout.message = "16 bytes";
+  layout.size_bytes = 16;
+  report.results.push_back(layout);
+  ContractResult returns;
+  returns.contract.kind = ContractKind::kReturnsInRegisters;
+  returns.contract.function = "engine::key_of";
+  returns.verdict = Verdict::kError;
+  returns.message = "names no function";
+  report.results.push_back(returns);
+
+  nlohmann::json j = report.to_json();
+  ContractReport back = contract_report_from_json(j, "r.json");
+  EXPECT_EQ(back.to_json(), j);
+  ASSERT_EQ(back.results.size(), 4u);
+  EXPECT_EQ(back.results[0].key(), "varint in seek");
+  EXPECT_EQ(back.results[1].key(), "absent engine::decode*");
+  EXPECT_EQ(back.results[2].label(), "layout");
+  EXPECT_EQ(back.results[0].remaining_calls[0].via, TransferVia::kPlt);
+  EXPECT_EQ(back.results[0].inlined_copies[0].ranges[0].hi, 0x4a120u);
+  EXPECT_TRUE(back.results[0].concerns("engine/point_lookup"));
+  EXPECT_FALSE(back.results[0].concerns("sqlite/point_lookup"));
+  EXPECT_TRUE(back.results[1].concerns("anything"));  // names no benchmark: concerns all
+  EXPECT_EQ(back.exit_code(), 2);
+
+  ContractReport unreadable;
+  unreadable.binary = "a.out";
+  unreadable.error = "no DWARF debug info";
+  nlohmann::json u = unreadable.to_json();
+  EXPECT_FALSE(u.contains("summary"));  // nothing was checked: no count of zero
+  EXPECT_EQ(contract_report_from_json(u, "u.json").error, "no DWARF debug info");
+}
+
+TEST(ContractReport, MalformedJsonIsAClearError) {
+  ContractReport report;
+  report.binary = "b";
+  report.results.push_back(broken_inline());
+  const nlohmann::json good = report.to_json();
+  auto error_of = [](const nlohmann::json& j) -> std::string {
+    try {
+      contract_report_from_json(j, "r.json: contracts");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  auto bad_schema = good;
+  bad_schema["schema"] = "perfci.contracts/2";
+  EXPECT_EQ(error_of(bad_schema), "r.json: contracts.schema: expected \"perfci.contracts/1\"");
+  auto bad_status = good;
+  bad_status["contracts"][0]["status"] = "BROKEN";
+  EXPECT_EQ(error_of(bad_status), "r.json: contracts.contracts[0].status: unknown value \"BROKEN\"");
+  auto bad_address = good;
+  bad_address["contracts"][0]["remaining_calls"][0]["address"] = "0xzz";
+  EXPECT_EQ(error_of(bad_address),
+            "r.json: contracts.contracts[0].remaining_calls[0].address: expected a hex address, got "
+            "\"0xzz\"");
+  auto no_caller = good;
+  no_caller["contracts"][0].erase("caller");
+  EXPECT_EQ(error_of(no_caller), "r.json: contracts.contracts[0].caller: missing");
+  auto both = good;
+  both["error"] = "no DWARF";
+  EXPECT_EQ(error_of(both), "r.json: contracts.contracts: expected none beside an error");
 }
 
 }  // namespace

@@ -120,7 +120,8 @@ int Report::exit_code() const {
 void to_json(json& j, const Side& v) {
   j = json{{"label", v.label},       {"revision", v.revision}, {"commit", v.commit},
            {"dirty", v.dirty},       {"binary", v.binary},     {"build_id", v.build_id},
-           {"compiler", v.compiler}, {"build", v.build},       {"contracts", v.contracts}};
+           {"compiler", v.compiler}, {"build", v.build},
+           {"contracts", v.contracts ? v.contracts->to_json() : json(nullptr)}};
 }
 void from_json(const json& j, Side& v) {
   v.label = j.at("label").get<std::string>();
@@ -131,7 +132,9 @@ void from_json(const json& j, Side& v) {
   v.build_id = j.value("build_id", "");
   v.compiler = j.value("compiler", "");
   v.build = j.value("build", json::object());
-  v.contracts = j.contains("contracts") ? j["contracts"] : json(nullptr);
+  v.contracts.reset();
+  if (j.contains("contracts") && !j["contracts"].is_null())
+    v.contracts = contracts::contract_report_from_json(j["contracts"], "contracts");
 }
 
 void to_json(json& j, const SymbolChange& v) {

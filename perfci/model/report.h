@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "perfci/contracts/contract_result.h"
 #include "perfci/model/ab_run.h"
 #include "perfci/stats/outcome.h"
 #include "perfci/version.h"  // kReportSchema
@@ -26,7 +27,7 @@ struct Side {
   std::string build_id;                             // GNU build-id of the binary, hex
   std::string compiler;                             // DWARF producer: compiler, version and flags
   nlohmann::json build = nlohmann::json::object();  // build folder, preset, reused, ...
-  nlohmann::json contracts;  // "perfci.contracts/1" results, null when not checked
+  std::optional<contracts::ContractReport> contracts;  // none when not checked
 };
 
 // One function's cost in A and in B, per iteration and as a share of the

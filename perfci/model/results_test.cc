@@ -73,10 +73,10 @@ TEST(Results, MalformedInputNamesTheField) {
   };
   auto bad = j;
   bad["schema"] = "perfci.results/0";
-  EXPECT_NE(error_of(bad).find("r.json.schema"), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(bad).find("r.json: schema: is \"perfci.results/0\""), std::string::npos) << error_of(bad);
   bad = j;
   bad["benchmarks"][0]["counters"][0]["status"] = "great";
-  EXPECT_NE(error_of(bad).find("r.json.benchmarks[0].counters[0].status: unknown status"),
+  EXPECT_NE(error_of(bad).find("r.json: benchmarks[0].counters[0].status: unknown status"),
             std::string::npos)
       << error_of(bad);
   bad = j;

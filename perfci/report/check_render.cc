@@ -82,10 +82,6 @@ std::string gate_line(const CheckGate& g) {
   return "gated against the stored baseline";
 }
 
-std::string contract_name(const nlohmann::json& c) {
-  std::string name = c.value("name", "");
-  return name.empty() ? c.value("kind", "contract") : name;
-}
 
 std::string lead(const Report& r) {
   const CheckSection& c = *r.check;
@@ -186,19 +182,19 @@ std::string render_check_markdown(const Report& r) {
     md += "\n";
   }
 
-  if (r.b.contracts.is_object() && r.b.contracts.contains("contracts")) {
-    const auto& list = r.b.contracts["contracts"];
-    int ok = 0;
-    for (const auto& k : list) ok += k.value("status", "") == "ok";
+  if (r.b.contracts) {
+    const auto& list = r.b.contracts->results;
     md += fmt::format(
         "### Contracts: {} of {} hold\n\n| contract | kind | status | message "
         "|\n|---|---|---|---|\n",
-        ok, list.size());
-    for (const auto& k : list)
-      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(contract_name(k)),
-                        k.value("kind", ""),
-                        k.value("status", "") == "ok" ? "ok" : "**" + k.value("status", "") + "**",
-                        markdown_cell(k.value("message", "")));
+        r.b.contracts->count(contracts::Verdict::kOk), list.size());
+    for (const auto& k : list) {
+      std::string status(contracts::verdict_name(k.verdict));
+      md += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(k.label()),
+                        contracts::kind_name(k.contract.kind),
+                        k.verdict == contracts::Verdict::kOk ? status : "**" + status + "**",
+                        markdown_cell(k.message));
+    }
     md += "\n";
   }
 
@@ -331,13 +327,13 @@ std::string render_check_html(const Report& r) {
     }
     h += "</table>\n";
   }
-  if (r.b.contracts.is_object() && r.b.contracts.contains("contracts")) {
+  if (r.b.contracts) {
     h += "<h2>Contracts</h2>\n<table>\n<tr><th>contract</th><th>kind</th><th>status</"
          "th><th>message</th></tr>\n";
-    for (const auto& k : r.b.contracts["contracts"]) {
-      std::string status = k.value("status", "");
-      h += "<tr>" + td(contract_name(k)) + td(k.value("kind", "")) + td(status, status.c_str()) +
-           td(k.value("message", "")) + "</tr>\n";
+    for (const auto& k : r.b.contracts->results) {
+      std::string status(contracts::verdict_name(k.verdict));
+      h += "<tr>" + td(k.label()) + td(std::string(contracts::kind_name(k.contract.kind))) +
+           td(status, status.c_str()) + td(k.message) + "</tr>\n";
     }
     h += "</table>\n";
   }

@@ -36,7 +36,8 @@ CheckInputs inputs(std::map<std::string, Values> current) {
   in.profile = baseline::fixtures::sample_profile();
   in.settings = in.baseline.settings;
   in.current = sample_results(current);
-  in.contracts = nullptr;
+  in.contracts.reset();
+  in.oracle_pairs = {{"engine/", "sqlite/"}};  // as perfci.json's "pairs" would say
   in.commit = std::string(40, 'c');
   return in;
 }
@@ -333,9 +334,16 @@ TEST(BaselineComparison, FailedBenchmarksAndContractsDecideTheCode) {
   EXPECT_NE(r.check->errors[0].find("failed: killed by signal 11"), std::string::npos);
 
   CheckInputs broken = inputs(kBase);
-  broken.contracts = json::parse(R"({"schema": "perfci.contracts/1", "contracts": [
-      {"kind": "inline", "name": "varint in seek", "status": "broken", "message": "2 calls left"},
-      {"kind": "layout", "status": "ok", "message": "16 bytes"}]})");
+  // As a saved run holds them: read through the same reader as a report's.
+  broken.contracts = contracts::contract_report_from_json(json::parse(R"({
+      "schema": "perfci.contracts/1", "binary": "bench", "contracts": [
+      {"kind": "inline", "name": "varint in seek", "caller": "seek", "callee": "get_varint",
+       "benchmarks": [], "status": "broken", "message": "2 calls left", "inlined_copies": [],
+       "remaining_calls": [{"address": "0x401a2c", "in": "seek", "to": "get_varint",
+                            "kind": "call", "via": "direct"}]},
+      {"kind": "layout", "type": "Cell", "max_bytes": 16, "benchmarks": [], "status": "ok",
+       "message": "16 bytes", "size_bytes": 16}]})"),
+                                                          "broken.json");
   auto b = compare_with_baseline(std::move(broken), config());
   EXPECT_EQ(b.exit_code(), 1);
   ASSERT_EQ(b.check->findings.size(), 1u);
@@ -343,8 +351,10 @@ TEST(BaselineComparison, FailedBenchmarksAndContractsDecideTheCode) {
   EXPECT_NE(report::render_markdown(b).find("### Contracts: 1 of 2 hold"), std::string::npos);
 
   CheckInputs unreadable = inputs(kBase);
-  unreadable.contracts =
-      json::parse(R"({"schema": "perfci.contracts/1", "error": "no DWARF", "contracts": []})");
+  unreadable.contracts = contracts::contract_report_from_json(
+      json::parse(R"({"schema": "perfci.contracts/1", "binary": "bench", "error": "no DWARF",
+                      "contracts": []})"),
+      "unreadable.json");
   EXPECT_EQ(compare_with_baseline(std::move(unreadable), config()).exit_code(), 2);
 }
 
