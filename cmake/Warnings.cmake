@@ -11,3 +11,11 @@ endif()
 if(PERFCI_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   target_compile_options(project_warnings INTERFACE -Wno-maybe-uninitialized)
 endif()
+
+# The product's own code (perfci's stages and command, the engine library,
+# its shell and its benchmark) also refuses a declaration that shadows
+# another: cheap there, and a shadowed name in the measured code is a bug
+# waiting. Tests keep project_warnings (gtest's macros declare names freely).
+add_library(product_warnings INTERFACE)
+target_link_libraries(product_warnings INTERFACE project_warnings)
+target_compile_options(product_warnings INTERFACE -Wshadow)

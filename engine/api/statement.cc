@@ -25,9 +25,12 @@ Database::OnConstraint OnConstraintOf(const sql::Statement& st) {
   if (const auto* s = st.as<sql::InsertStmt>()) action = s->conflict;
   if (const auto* s = st.as<sql::UpdateStmt>()) action = s->conflict;
   switch (action) {
-    case sql::ConflictAction::kFail: return Database::OnConstraint::kKeepChanges;
-    case sql::ConflictAction::kRollback: return Database::OnConstraint::kUndoTransaction;
-    default: return Database::OnConstraint::kUndoStatement;
+    case sql::ConflictAction::kFail:
+      return Database::OnConstraint::kKeepChanges;
+    case sql::ConflictAction::kRollback:
+      return Database::OnConstraint::kUndoTransaction;
+    default:
+      return Database::OnConstraint::kUndoStatement;
   }
 }
 
@@ -55,20 +58,20 @@ Status Statement::Build() {
   const sql::Statement& st = *ast_;
   names_.clear();
   Status planned;
-  if (const auto* s = st.as<sql::SelectStmt>()) {
+  if (const auto* sel = st.as<sql::SelectStmt>()) {
     kind_ = Kind::kSelect;
-    auto r = planner.PlanSelect(st.ast, s->select, nullptr);
+    auto r = planner.PlanSelect(st.ast, sel->select, nullptr);
     planned = r.status();
     if (r.ok()) names_ = prog->selects[0].names;
-  } else if (const auto* s = st.as<sql::InsertStmt>()) {
+  } else if (const auto* ins = st.as<sql::InsertStmt>()) {
     kind_ = Kind::kDml;
-    planned = planner.PlanInsert(st.ast, *s);
-  } else if (const auto* s = st.as<sql::UpdateStmt>()) {
+    planned = planner.PlanInsert(st.ast, *ins);
+  } else if (const auto* upd = st.as<sql::UpdateStmt>()) {
     kind_ = Kind::kDml;
-    planned = planner.PlanUpdate(st.ast, *s);
-  } else if (const auto* s = st.as<sql::DeleteStmt>()) {
+    planned = planner.PlanUpdate(st.ast, *upd);
+  } else if (const auto* del = st.as<sql::DeleteStmt>()) {
     kind_ = Kind::kDml;
-    planned = planner.PlanDelete(st.ast, *s);
+    planned = planner.PlanDelete(st.ast, *del);
   } else if (st.as<sql::CreateTableStmt>()) {
     kind_ = Kind::kCreateTable;
   } else if (st.as<sql::CreateIndexStmt>()) {
@@ -83,9 +86,9 @@ Status Statement::Build() {
     kind_ = Kind::kCommit;
   } else if (st.as<sql::RollbackStmt>()) {
     kind_ = Kind::kRollback;
-  } else if (const auto* s = st.as<sql::PragmaStmt>()) {
+  } else if (const auto* pragma = st.as<sql::PragmaStmt>()) {
     kind_ = Kind::kPragma;
-    auto cols = exec::PragmaColumns(*db_->schema_, *s);
+    auto cols = exec::PragmaColumns(*db_->schema_, *pragma);
     planned = cols.status();
     if (cols.ok()) names_ = std::move(*cols);
   }
@@ -95,8 +98,8 @@ Status Statement::Build() {
     names_ = {"id", "parent", "notused", "detail"};
     explain_ = plan::ExplainQueryPlan(*prog);
   }
-  const size_t nparams = std::max(static_cast<size_t>(prog->parameter_count),
-                                  st.parameter_names.size());
+  const size_t nparams =
+      std::max(static_cast<size_t>(prog->parameter_count), st.parameter_names.size());
   binds_.resize(nparams);
   bind_bytes_.resize(nparams);
   prog_ = std::move(prog);
@@ -178,9 +181,12 @@ Status Statement::RunOnce() {
       const auto* b = ast_->as<sql::BeginStmt>();
       return db_->Begin(b->mode != sql::BeginStmt::Mode::kDeferred);
     }
-    case Kind::kCommit: return db_->Commit();
-    case Kind::kRollback: return db_->Rollback();
-    default: break;
+    case Kind::kCommit:
+      return db_->Commit();
+    case Kind::kRollback:
+      return db_->Rollback();
+    default:
+      break;
   }
   ENGINE_RETURN_IF_ERROR(db_->BeginStatementWrite());
   st = db_->EnsureSchema();
@@ -209,8 +215,11 @@ Status Statement::RunOnce() {
       case Kind::kCreateView:
         st = exec::CreateView(tree, schema, *ast_->as<sql::CreateViewStmt>());
         break;
-      case Kind::kDrop: st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>()); break;
-      default: break;
+      case Kind::kDrop:
+        st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>());
+        break;
+      default:
+        break;
     }
     if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
   }
@@ -321,14 +330,16 @@ double Statement::column_real(int i) const { return func::RealValue(column_value
 std::string_view Statement::column_text(int i) const {
   const Value& v = column_value(i);
   switch (v.type()) {
-    case ValueType::kNull: return {};
+    case ValueType::kNull:
+      return {};
     case ValueType::kText:
-    case ValueType::kBlob: return v.as_text();
+    case ValueType::kBlob:
+      return v.as_text();
     case ValueType::kInteger:
     case ValueType::kReal: {
       char buf[64];
       const size_t n = v.type() == ValueType::kInteger ? func::FormatInteger(v.as_int(), buf)
-                                                        : func::FormatReal(v.as_real(), buf);
+                                                       : func::FormatReal(v.as_real(), buf);
       std::string& out = text_[static_cast<size_t>(i)];
       out.assign(buf, n);
       return out;

@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-
 namespace engine::catalog {
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
@@ -22,9 +21,9 @@ std::string LowerCase(std::string_view s) {
   return out;
 }
 
-int TableInfo::FindColumn(std::string_view name) const {
+int TableInfo::FindColumn(std::string_view column) const {
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (EqualsNoCase(columns[i].name, name)) return static_cast<int>(i);
+    if (EqualsNoCase(columns[i].name, column)) return static_cast<int>(i);
   }
   return -1;
 }

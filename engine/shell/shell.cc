@@ -111,8 +111,8 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
         // sqlite3 prints sqlite3_column_text() with %s: numbers as SQLite
         // renders them, NULL as the empty string, TEXT and BLOB bytes up to
         // the first NUL.
-        const std::string_view text = s.column_text(i);
-        line_buf.append(text.substr(0, text.find('\0')));
+        const std::string_view cell = s.column_text(i);
+        line_buf.append(cell.substr(0, cell.find('\0')));
       }
       line_buf += '\n';
       out_ << line_buf;
