@@ -12,6 +12,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/report_schema_check.h"
 
 namespace perfci {
 namespace {
@@ -32,20 +33,6 @@ SubprocessResult perfci_cli(std::vector<std::string> args, const fs::path& cwd =
 }
 
 json load(const fs::path& p) { return json::parse(read_file(p)); }
-
-// Validates a report against reports/schema/report.schema.json with the
-// Debian package python3-jsonschema, so the documented schema and what
-// perfci writes cannot drift apart.
-void expect_valid_report(const fs::path& report) {
-  SubprocessOptions o;
-  o.argv = {"/usr/bin/python3", "-c",
-            "import json, sys, jsonschema\n"
-            "jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))\n",
-            report.string(), REPORT_SCHEMA};
-  auto r = run_subprocess(o);
-  EXPECT_TRUE(r.ok()) << "the report does not match " << REPORT_SCHEMA << " (needs python3-jsonschema): "
-                      << r.describe() << "\n" << r.err_tail;
-}
 
 const json& bench(const json& report, const std::string& name) {
   for (const auto& b : report["benchmarks"])
@@ -68,9 +55,9 @@ std::string explain(const SubprocessResult& r) {
 TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
   TempDir dir("perfci-ab");
   auto out = dir.path() / "r.json";
-  auto r = perfci_cli({"ab", "--a", FX_A, "--b", FX_B, "--meter", "callgrind", "--callgrind-iterations",
-                       "3", "--out", out.string(), "--md", (dir.path() / "r.md").string(), "--html",
-                       (dir.path() / "r.html").string()});
+  auto r = perfci_cli({"ab", "--a", FX_A, "--b", FX_B, "--meter", "callgrind",
+                       "--callgrind-iterations", "3", "--out", out.string(), "--md",
+                       (dir.path() / "r.md").string(), "--html", (dir.path() / "r.html").string()});
   EXPECT_EQ(r.exit_code, 1) << explain(r);
   expect_valid_report(out);
   json rep = load(out);
@@ -89,12 +76,14 @@ TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
   EXPECT_EQ(hash["explanation"]["source"], "callgrind");
   bool mix_grew = false;
   for (const auto& s : hash["explanation"]["symbols"])
-    if (s["symbol"].get<std::string>().find("mix_rounds") != std::string::npos && s["change"] == "grew")
+    if (s["symbol"].get<std::string>().find("mix_rounds") != std::string::npos &&
+        s["change"] == "grew")
       mix_grew = true;
   EXPECT_TRUE(mix_grew) << hash["explanation"].dump(2);
   for (const char* name : {"BM_sort", "BM_sum"}) {
     EXPECT_EQ(bench(rep, name)["outcome"], "unchanged") << name;
-    EXPECT_NEAR((*metric(bench(rep, name), "callgrind", "ir"))["comparison"]["ratio"].get<double>(), 1.0, 0.001);
+    EXPECT_NEAR((*metric(bench(rep, name), "callgrind", "ir"))["comparison"]["ratio"].get<double>(),
+                1.0, 0.001);
   }
   // Both sides identified.
   EXPECT_FALSE(rep["a"]["build_id"].get<std::string>().empty());
@@ -119,9 +108,9 @@ TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
 TEST(PerfciAb, AaOfOneBinaryIsUnchangedEverywhereAndMeasuresNoise) {
   TempDir dir("perfci-aa");
   auto out = dir.path() / "aa.json";
-  auto r = perfci_cli({"aa", FX_A, "--meter", "wall,callgrind", "--callgrind-iterations", "2", "--pairs", "6",
-                       "--confirm-pairs", "10", "--min-time", "0.01", "--seed", "3", "--out", out.string(),
-                       "--quiet"});
+  auto r = perfci_cli({"aa", FX_A, "--meter", "wall,callgrind", "--callgrind-iterations", "2",
+                       "--pairs", "6", "--confirm-pairs", "10", "--min-time", "0.01", "--seed", "3",
+                       "--out", out.string(), "--quiet"});
   // Real clock trials: exit 0 or 1 is the machine's verdict; 2 would be perfci's error.
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << explain(r);
   expect_valid_report(out);
@@ -164,9 +153,10 @@ TEST(PerfciAb, WallTimeFindsASlowdownAndConfirmsIt) {
   auto a = fixture_copy(dir, FX_REC_A, "rec_a");
   auto b = fixture_copy(dir, FX_REC_B, "rec_b");
   auto out = dir.path() / "w.json";
-  auto r = perfci_cli({"ab", "--a", a.string(), "--b", b.string(), "--config",
-                       (dir.path() / "perfci.json").string(), "--meter", "wall", "--pairs", "12",
-                       "--confirm-pairs", "10", "--min-time", "0.01", "--out", out.string(), "--quiet"});
+  auto r =
+      perfci_cli({"ab", "--a", a.string(), "--b", b.string(), "--config",
+                  (dir.path() / "perfci.json").string(), "--meter", "wall", "--pairs", "12",
+                  "--confirm-pairs", "10", "--min-time", "0.01", "--out", out.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 1) << explain(r);
   expect_valid_report(out);
   json rep = load(out);
@@ -180,7 +170,8 @@ TEST(PerfciAb, WallTimeFindsASlowdownAndConfirmsIt) {
   ASSERT_TRUE(real->contains("confirmation"));
   EXPECT_EQ((*real)["confirmation"]["samples"]["a"].size(), 10u);
   EXPECT_EQ((*real)["confirmation"]["decision"]["verdict"], "regressed");
-  EXPECT_NE((*real)["reason"].get<std::string>().find("confirmed by 10 fresh pairs"), std::string::npos)
+  EXPECT_NE((*real)["reason"].get<std::string>().find("confirmed by 10 fresh pairs"),
+            std::string::npos)
       << (*real)["reason"];
   EXPECT_EQ(rep["run"]["pairs"], 12);
   EXPECT_EQ(rep["run"]["confirmation_pairs"], 10);
@@ -209,7 +200,8 @@ TEST(PerfciAb, AaOfRecordedTimesClaimsNoChange) {
   for (const char* name : {"BM_hash/manual_time", "BM_sort/manual_time", "BM_sum/manual_time"}) {
     const json* rt = metric(bench(rep, name), "wall", "real_time_ns");
     ASSERT_NE(rt, nullptr) << name;
-    EXPECT_TRUE((*rt)["outcome"] == "unchanged" || (*rt)["outcome"] == "noisy") << name << ": " << (*rt)["reason"];
+    EXPECT_TRUE((*rt)["outcome"] == "unchanged" || (*rt)["outcome"] == "noisy")
+        << name << ": " << (*rt)["reason"];
     ASSERT_TRUE(rt->contains("noise")) << name;
   }
   EXPECT_NE(r.exit_code, 2) << explain(r);
@@ -218,8 +210,8 @@ TEST(PerfciAb, AaOfRecordedTimesClaimsNoChange) {
 TEST(PerfciAb, ABudgetRunsPairsUntilItIsSpentButAtLeastTheMinimum) {
   TempDir dir("perfci-budget");
   auto out = dir.path() / "b.json";
-  auto r = perfci_cli({"aa", FX_A, "--filter", "BM_sort", "--meter", "wall", "--budget", "1s", "--min-time",
-                       "0.01", "--out", out.string(), "--quiet"});
+  auto r = perfci_cli({"aa", FX_A, "--filter", "BM_sort", "--meter", "wall", "--budget", "1s",
+                       "--min-time", "0.01", "--out", out.string(), "--quiet"});
   // Real clock trials: the verdict (exit 0 or 1) is the machine's; the run's
   // shape is not. An error (exit 2) would be perfci's.
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << explain(r);
@@ -240,7 +232,8 @@ TEST(PerfciAbErrors, MissingBinaryUnknownFilterAndBadReport) {
   EXPECT_EQ(missing.exit_code, 2) << explain(missing);
   EXPECT_NE(missing.err_tail.find("does not exist"), std::string::npos) << missing.err_tail;
 
-  auto filter = perfci_cli({"ab", "--a", FX_A, "--b", FX_B, "--filter", "BM_no_such_thing", "--quiet"});
+  auto filter =
+      perfci_cli({"ab", "--a", FX_A, "--b", FX_B, "--filter", "BM_no_such_thing", "--quiet"});
   EXPECT_EQ(filter.exit_code, 2) << explain(filter);
   EXPECT_NE(filter.err_tail.find("selects no benchmark"), std::string::npos) << filter.err_tail;
 
@@ -264,8 +257,8 @@ TEST(PerfciAbErrors, ABenchmarkThatCrashesInATrialIsMarkedFailed) {
   TempDir dir("perfci-crash");
   auto copy = faulty_copy(dir);
   auto out = dir.path() / "c.json";
-  auto r = perfci_cli({"aa", copy.string(), "--filter", "BM_ok|BM_crash", "--meter", "wall", "--pairs", "2",
-                       "--min-time", "0.01", "--out", out.string(), "--quiet"});
+  auto r = perfci_cli({"aa", copy.string(), "--filter", "BM_ok|BM_crash", "--meter", "wall",
+                       "--pairs", "2", "--min-time", "0.01", "--out", out.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 2) << explain(r);
   EXPECT_NE(r.err_tail.find("BM_crash"), std::string::npos) << r.err_tail;
   EXPECT_NE(r.err_tail.find("fixture: deliberate crash"), std::string::npos) << r.err_tail;
@@ -287,8 +280,9 @@ TEST(PerfciAbErrors, ABenchmarkThatHangsTimesOut) {
   TempDir dir("perfci-hang");
   auto copy = faulty_copy(dir);
   auto out = dir.path() / "h.json";
-  auto r = perfci_cli({"aa", copy.string(), "--filter", "BM_ok|BM_hang", "--meter", "wall", "--pairs", "1",
-                       "--min-time", "0.01", "--timeout", "3s", "--out", out.string(), "--quiet"});
+  auto r =
+      perfci_cli({"aa", copy.string(), "--filter", "BM_ok|BM_hang", "--meter", "wall", "--pairs",
+                  "1", "--min-time", "0.01", "--timeout", "3s", "--out", out.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 2) << explain(r);
   json rep = load(out);
   const json& hang = bench(rep, "BM_hang");
@@ -302,7 +296,8 @@ TEST(PerfciAbErrors, ABenchmarkThatHangsTimesOut) {
 
 void git(const fs::path& repo, std::vector<std::string> args) {
   SubprocessOptions o;
-  o.argv = {"git", "-C", repo.string(), "-c", "user.name=perfci", "-c", "user.email=perfci@example.com"};
+  o.argv = {
+      "git", "-C", repo.string(), "-c", "user.name=perfci", "-c", "user.email=perfci@example.com"};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
   auto r = run_subprocess(o);
   ASSERT_TRUE(r.ok()) << format_command(o.argv) << ": " << r.describe() << r.err_tail;
@@ -320,7 +315,8 @@ target_link_libraries(bench PRIVATE benchmark::benchmark_main)
 static void BM_work(benchmark::State& state) {
   for (auto _ : state) {
     std::uint64_t x = 1;
-    for (int i = 0; i < )" + std::to_string(rounds) + R"(; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }
+    for (int i = 0; i < )" + std::to_string(rounds) +
+                                           R"(; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }
     benchmark::DoNotOptimize(x);
   }
 }
@@ -342,9 +338,13 @@ TEST(PerfciCompare, BuildsBothRevisionsInWorktreesAndReusesThem) {
   write_tiny_project(repo, 2000);
   git(repo, {"commit", "-q", "-am", "two"});
 
-  std::vector<std::string> args{"compare", "HEAD~1", "HEAD", "--meter", "wall", "--pairs", "2",
-                                "--confirm-pairs", "0", "--min-time", "0.01", "--quiet", "--cache",
-                                (dir.path() / "cache").string()};
+  std::vector<std::string> args{"compare", "HEAD~1",
+                                "HEAD",    "--meter",
+                                "wall",    "--pairs",
+                                "2",       "--confirm-pairs",
+                                "0",       "--min-time",
+                                "0.01",    "--quiet",
+                                "--cache", (dir.path() / "cache").string()};
   auto first_args = args;
   first_args.insert(first_args.end(), {"--out", (dir.path() / "1.json").string()});
   auto first = perfci_cli(first_args, repo);
@@ -356,7 +356,8 @@ TEST(PerfciCompare, BuildsBothRevisionsInWorktreesAndReusesThem) {
   EXPECT_NE(one["a"]["commit"], one["b"]["commit"]);
   EXPECT_FALSE(one["a"]["build"]["reused"].get<bool>());
   EXPECT_FALSE(one["b"]["build"]["reused"].get<bool>());
-  EXPECT_TRUE(fs::exists(dir.path() / "cache" / one["a"]["commit"].get<std::string>() / "build" / "bench"));
+  EXPECT_TRUE(
+      fs::exists(dir.path() / "cache" / one["a"]["commit"].get<std::string>() / "build" / "bench"));
   EXPECT_EQ(bench(one, "BM_work")["metrics"][0]["samples"]["a"].size(), 2u);
 
   auto second_args = args;
@@ -369,9 +370,10 @@ TEST(PerfciCompare, BuildsBothRevisionsInWorktreesAndReusesThem) {
   EXPECT_EQ(two["a"]["build_id"], one["a"]["build_id"]);
 
   // Not revisions: refused with a message, nothing built.
-  for (std::vector<std::string> bad : {std::vector<std::string>{"compare", "--", "--upload-pack=touch x", "HEAD"},
-                                       {"compare", ";rm -rf /", "HEAD"},
-                                       {"compare", "HEAD", "no-such-branch"}}) {
+  for (std::vector<std::string> bad :
+       {std::vector<std::string>{"compare", "--", "--upload-pack=touch x", "HEAD"},
+        {"compare", ";rm -rf /", "HEAD"},
+        {"compare", "HEAD", "no-such-branch"}}) {
     auto r = perfci_cli(bad, repo);
     EXPECT_EQ(r.exit_code, 2) << explain(r);
     EXPECT_NE(r.err_tail.find("revision"), std::string::npos) << r.err_tail;

@@ -11,6 +11,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/report_schema_check.h"
 
 namespace perfci {
 namespace {
@@ -94,19 +95,6 @@ class PerfciCheck : public ::testing::Test {
     for (const auto& profile : fs::directory_iterator(root_ / "baselines"))
       return profile.path() / "fx.json";
     return {};
-  }
-
-  void expect_valid_report(const fs::path& report) {
-    SubprocessOptions o;
-    o.argv = {"/usr/bin/python3", "-c",
-              "import json, sys, jsonschema\n"
-              "jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load("
-              "open(sys.argv[1])))\n",
-              report.string(), REPORT_SCHEMA};
-    auto r = run_subprocess(o);
-    EXPECT_TRUE(r.ok()) << "the report does not match " << REPORT_SCHEMA << ": " << r.describe()
-                        << "\n"
-                        << r.err_tail;
   }
 
   TempDir dir_{"perfci-check"};
@@ -371,7 +359,8 @@ __attribute__((noinline)) std::uint64_t work(std::uint64_t rounds) {
 }
 static void BM_work(benchmark::State& state) {
   perfci::BenchHook hook(state);
-  for (auto _ : state) benchmark::DoNotOptimize(work()" + std::to_string(rounds) + R"());
+  for (auto _ : state) benchmark::DoNotOptimize(work()" +
+                                           std::to_string(rounds) + R"());
 }
 BENCHMARK(BM_work);
 BENCHMARK_MAIN();
@@ -406,7 +395,8 @@ TEST(PerfciCheckFallback, AnotherValgrindViewIsGatedByAnInRunnerReference) {
   auto made = cli({"baseline", "update", "--reason", "start"});
   ASSERT_EQ(made.exit_code, 0) << explain(made);
   fs::path file;
-  for (const auto& profile : fs::directory_iterator(repo / "baselines")) file = profile.path() / "tiny.json";
+  for (const auto& profile : fs::directory_iterator(repo / "baselines"))
+    file = profile.path() / "tiny.json";
   json edited = json::parse(read_file(file));
   auto& facts = edited["profile"]["toolchain"]["valgrind_view"]["facts"];
   ASSERT_TRUE(facts.contains("dl_hwcap")) << facts.dump();

@@ -5,7 +5,8 @@ The schemas (draft 2020-12) are the documentation of perfci's formats; this
 script keeps them and the files perfci reads and writes from drifting apart.
 Every schema in the folder of SCHEMA is loaded, so a relative "$ref" between
 them ("results.schema.json" inside baseline.schema.json) resolves without a
-network. Needs python3-jsonschema (4.18 or later, the `referencing` API).
+network. Needs python3-jsonschema: Debian 12's 4.10 (RefResolver) or 4.18 and
+later (the `referencing` registry), whichever this python3 has.
 
 usage:
   schema_check.py valid SCHEMA PATH...    every PATH must match SCHEMA
@@ -40,10 +41,13 @@ import tempfile
 try:
     import jsonschema
     import jsonschema.exceptions
+except ImportError as e:  # pragma: no cover
+    sys.exit(f"schema_check.py: needs python3-jsonschema: {e}")
+try:  # jsonschema 4.18+: RefResolver is deprecated in favour of a registry
     import referencing
     import referencing.jsonschema
-except ImportError as e:  # pragma: no cover
-    sys.exit(f"schema_check.py: needs python3-jsonschema (>= 4.18): {e}")
+except ImportError:  # Debian 12's jsonschema 4.10
+    referencing = None
 
 
 def fail(message):
@@ -63,13 +67,21 @@ def validator(schema_path):
     """A validator for schema_path, with every sibling schema resolvable by
     its file name (relative $ref) and by its file:// URI."""
     schema_path = pathlib.Path(schema_path).resolve()
-    resources = []
-    for sibling in sorted(schema_path.parent.glob("*.schema.json")):
-        resource = referencing.jsonschema.DRAFT202012.create_resource(load_json(sibling))
-        resources += [(sibling.name, resource), (sibling.as_uri(), resource)]
-    registry = referencing.Registry().with_resources(resources)
+    siblings = {s: load_json(s) for s in sorted(schema_path.parent.glob("*.schema.json"))}
     schema = load_json(schema_path)
     jsonschema.Draft202012Validator.check_schema(schema)
+    if referencing is None:
+        store = {}
+        for sibling, doc in siblings.items():
+            store[sibling.name] = doc
+            store[sibling.as_uri()] = doc
+        resolver = jsonschema.RefResolver(schema_path.as_uri(), schema, store=store)
+        return jsonschema.Draft202012Validator(schema, resolver=resolver)
+    resources = []
+    for sibling, doc in siblings.items():
+        resource = referencing.jsonschema.DRAFT202012.create_resource(doc)
+        resources += [(sibling.name, resource), (sibling.as_uri(), resource)]
+    registry = referencing.Registry().with_resources(resources)
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
 

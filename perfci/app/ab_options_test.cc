@@ -6,6 +6,7 @@
 #include "perfci/analysis/sample_report.h"
 #include "perfci/app/ab_session.h"
 #include "perfci/app/check_session.h"
+#include "perfci/app/cli_parse_testing.h"
 #include "perfci/util/error.h"
 
 namespace perfci::app {
@@ -13,11 +14,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-void parse(CLI::App& app, const Strings& args) {
-  std::vector<const char*> argv{"perfci"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  app.parse(static_cast<int>(argv.size()), argv.data());
-}
+using testing::parse;
 
 AbFlags ab_flags(const Strings& args) {
   AbFlags f;

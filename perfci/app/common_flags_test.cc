@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 
+#include "perfci/app/cli_parse_testing.h"
 #include "perfci/app/run_settings.h"
 #include "perfci/util/error.h"
 
@@ -18,12 +19,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// Parses argv (without the program name) with the common flags of `which`.
-void parse(CLI::App& app, const Strings& args) {
-  std::vector<const char*> argv{"perfci"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  app.parse(static_cast<int>(argv.size()), argv.data());
-}
+using testing::parse;
 
 CommonFlags parsed(const Strings& args, CommonFlagSet which = kRunFlags) {
   CommonFlags f;
