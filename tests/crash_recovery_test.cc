@@ -75,11 +75,11 @@ TEST(CrashRecoveryTest, KilledCommitLeavesBeforeOrAfterState) {
   std::string a = dir.file("a.db"), b = dir.file("b.db");
   {
     SqliteDb db(a);
-    ASSERT_TRUE(db.Exec(
-        "PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b, c);"
-        "CREATE INDEX tb ON t(b);"
-        "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i<1500) "
-        "INSERT INTO t SELECT i, hex(randomblob(20)), i*3 FROM s;"))
+    ASSERT_TRUE(
+        db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b, c);"
+                "CREATE INDEX tb ON t(b);"
+                "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i<1500) "
+                "INSERT INTO t SELECT i, hex(randomblob(20)), i*3 FROM s;"))
         << db.error();
   }
   std::filesystem::copy_file(a, b);
@@ -87,9 +87,10 @@ TEST(CrashRecoveryTest, KilledCommitLeavesBeforeOrAfterState) {
     // B: every row changed, more rows, so the commit rewrites every page
     // and grows the file.
     SqliteDb db(b);
-    ASSERT_TRUE(db.Exec("UPDATE t SET b = hex(randomblob(20)), c = c + 1;"
-                        "WITH RECURSIVE s(i) AS (SELECT 1501 UNION ALL SELECT i+1 FROM s WHERE "
-                        "i<1700) INSERT INTO t SELECT i, hex(randomblob(20)), i FROM s;"))
+    ASSERT_TRUE(
+        db.Exec("UPDATE t SET b = hex(randomblob(20)), c = c + 1;"
+                "WITH RECURSIVE s(i) AS (SELECT 1501 UNION ALL SELECT i+1 FROM s WHERE "
+                "i<1700) INSERT INTO t SELECT i, hex(randomblob(20)), i FROM s;"))
         << db.error();
   }
   const std::string before = Snapshot(a), after = Snapshot(b);

@@ -30,8 +30,9 @@ std::vector<Input> Inputs(const std::string& kind) {
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
-    out.push_back({entry.path().filename().string(),
-                   std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>())});
+    out.push_back(
+        {entry.path().filename().string(),
+         std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>())});
   }
   std::sort(out.begin(), out.end(), [](const Input& a, const Input& b) { return a.name < b.name; });
   return out;

@@ -7,8 +7,8 @@
 
 #include <regex>
 
-#include "perfci/report/html.h"
 #include "perfci/analysis/sample_report.h"
+#include "perfci/report/html.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
 

@@ -31,8 +31,8 @@ RunResults run_fixture(const std::vector<std::string>& extra, const std::string&
 TEST(PerfciRun, WallAndSoftwareCountersPerIteration) {
   TempDir dir;
   auto res = run_fixture({"--meter", "wall,counters", "--events",
-                          "task-clock,page-faults,context-switches,instructions,cycles",
-                          "--filter", "BM_sum|BM_transactions|BM_empty_plain", "--min-time", "0.01"},
+                          "task-clock,page-faults,context-switches,instructions,cycles", "--filter",
+                          "BM_sum|BM_transactions|BM_empty_plain", "--min-time", "0.01"},
                          (dir.path() / "r.json").string());
   EXPECT_EQ(res.schema, "perfci.results/1");
   ASSERT_EQ(res.benchmarks.size(), 3u);
@@ -71,8 +71,8 @@ TEST(PerfciRun, WallAndSoftwareCountersPerIteration) {
 
 TEST(PerfciRun, CallgrindCountsAreIdenticalAcrossRuns) {
   TempDir dir;
-  std::vector<std::string> args{"--meter", "callgrind", "--filter", "BM_sum|BM_transactions",
-                                "--callgrind-iterations", "3"};
+  std::vector<std::string> args{
+      "--meter", "callgrind", "--filter", "BM_sum|BM_transactions", "--callgrind-iterations", "3"};
   auto a = run_fixture(args, (dir.path() / "a.json").string());
   auto b = run_fixture(args, (dir.path() / "b.json").string());
   ASSERT_EQ(a.benchmarks.size(), 2u);
@@ -95,7 +95,8 @@ TEST(PerfciRun, CallgrindCountsAreIdenticalAcrossRuns) {
   ASSERT_FALSE(sum.functions.empty());
   EXPECT_NE(sum.functions[0].name.find("fixture_sum"), std::string::npos) << sum.functions[0].name;
   // Inclusive: at -O0 the vector iterator's helpers are calls of their own.
-  EXPECT_GT(static_cast<double>(sum.functions[0].inclusive_ir), 0.9 * static_cast<double>(sum.total_ir));
+  EXPECT_GT(static_cast<double>(sum.functions[0].inclusive_ir),
+            0.9 * static_cast<double>(sum.total_ir));
 }
 
 TEST(PerfciRun, ProfileNamesTheHotFunction) {
@@ -117,8 +118,8 @@ TEST(PerfciRun, ProfileNamesTheHotFunction) {
   };
   EXPECT_GT(share_of(*sum->profile, "fixture_sum"), 0.1) << nlohmann::json(*sum->profile).dump();
 
-  auto cg = run_fixture({"--meter", "profile", "--profile-source", "callgrind", "--filter", "BM_sum",
-                         "--callgrind-iterations", "2"},
+  auto cg = run_fixture({"--meter", "profile", "--profile-source", "callgrind", "--filter",
+                         "BM_sum", "--callgrind-iterations", "2"},
                         (dir.path() / "c.json").string());
   ASSERT_TRUE(cg.find("BM_sum")->profile);
   EXPECT_EQ(cg.find("BM_sum")->profile->source, "callgrind");

@@ -69,15 +69,23 @@ Outcome RunSqlite(sqlite3* db, const std::string& sql) {
     Row row;
     for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
       switch (sqlite3_column_type(stmt, i)) {
-        case SQLITE_NULL: row.push_back("n"); break;
-        case SQLITE_INTEGER: row.push_back("i:" + std::to_string(sqlite3_column_int64(stmt, i))); break;
-        case SQLITE_FLOAT: row.push_back("r:" + RealText(sqlite3_column_double(stmt, i))); break;
+        case SQLITE_NULL:
+          row.push_back("n");
+          break;
+        case SQLITE_INTEGER:
+          row.push_back("i:" + std::to_string(sqlite3_column_int64(stmt, i)));
+          break;
+        case SQLITE_FLOAT:
+          row.push_back("r:" + RealText(sqlite3_column_double(stmt, i)));
+          break;
         case SQLITE_TEXT:
-          row.push_back("t:" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, i)),
-                                           static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
+          row.push_back("t:" +
+                        std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, i)),
+                                    static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
           break;
         default:
-          row.push_back("b:" + Hex(sqlite3_column_blob(stmt, i), static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
+          row.push_back("b:" + Hex(sqlite3_column_blob(stmt, i),
+                                   static_cast<size_t>(sqlite3_column_bytes(stmt, i))));
       }
     }
     o.rows.push_back(std::move(row));
@@ -110,11 +118,21 @@ Outcome RunEngine(Database* db, const std::string& sql) {
     for (int i = 0; i < (*stmt)->column_count(); ++i) {
       const Value& v = (*stmt)->column_value(i);
       switch (v.type()) {
-        case ValueType::kNull: row.push_back("n"); break;
-        case ValueType::kInteger: row.push_back("i:" + std::to_string(v.as_int())); break;
-        case ValueType::kReal: row.push_back("r:" + RealText(v.as_real())); break;
-        case ValueType::kText: row.push_back("t:" + std::string(v.as_text())); break;
-        case ValueType::kBlob: row.push_back("b:" + Hex(v.data(), v.size())); break;
+        case ValueType::kNull:
+          row.push_back("n");
+          break;
+        case ValueType::kInteger:
+          row.push_back("i:" + std::to_string(v.as_int()));
+          break;
+        case ValueType::kReal:
+          row.push_back("r:" + RealText(v.as_real()));
+          break;
+        case ValueType::kText:
+          row.push_back("t:" + std::string(v.as_text()));
+          break;
+        case ValueType::kBlob:
+          row.push_back("b:" + Hex(v.data(), v.size()));
+          break;
       }
     }
     o.rows.push_back(std::move(row));
@@ -141,18 +159,24 @@ void NormalizeNumbers(std::vector<Row>* rows) {
 // Whether two values tie under ORDER BY: equal numbers of either type, equal
 // text (NOCASE folds ASCII letters), equal blobs, or two NULLs.
 bool SortEqual(const std::string& a, const std::string& b, bool nocase) {
-  auto rank = [](char tag) { return tag == 'n' ? 0 : tag == 'i' || tag == 'r' ? 1 : tag == 't' ? 2 : 3; };
+  auto rank = [](char tag) {
+    return tag == 'n' ? 0 : tag == 'i' || tag == 'r' ? 1 : tag == 't' ? 2 : 3;
+  };
   if (rank(a[0]) != rank(b[0])) return false;
   switch (rank(a[0])) {
-    case 0: return true;
-    case 1: return std::strtold(a.c_str() + 2, nullptr) == std::strtold(b.c_str() + 2, nullptr);
+    case 0:
+      return true;
+    case 1:
+      return std::strtold(a.c_str() + 2, nullptr) == std::strtold(b.c_str() + 2, nullptr);
     case 2:
       if (!nocase) return a.compare(2, std::string::npos, b, 2) == 0;
       return a.size() == b.size() &&
              std::equal(a.begin() + 2, a.end(), b.begin() + 2, [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
              });
-    default: return a == b;
+    default:
+      return a == b;
   }
 }
 
@@ -165,10 +189,10 @@ struct Check {
     kExact,  // the ORDER BY keys include every table's rowid: one order only
   };
   Order order = Order::kNone;
-  std::vector<int> keys;      // kKeys: output columns, in ORDER BY order
-  std::vector<bool> nocase;   // per key
-  bool limit = false;         // LIMIT may cut the last run of equal keys
-  bool offset = false;        // OFFSET may cut the first one
+  std::vector<int> keys;     // kKeys: output columns, in ORDER BY order
+  std::vector<bool> nocase;  // per key
+  bool limit = false;        // LIMIT may cut the last run of equal keys
+  bool offset = false;       // OFFSET may cut the first one
   // UNION / INTERSECT / EXCEPT and DISTINCT keep one of several equal rows
   // (1 and 1.0), and which one depends on scan order: numbers by value.
   bool set_op = false;
@@ -189,13 +213,16 @@ std::string Compare(const Check& check, std::vector<Row> want, std::vector<Row> 
   };
   switch (check.order) {
     case Check::Order::kNone:
-      return as_multiset(want.begin(), want.end()) == as_multiset(got.begin(), got.end()) ? "" : "rows differ";
+      return as_multiset(want.begin(), want.end()) == as_multiset(got.begin(), got.end())
+                 ? ""
+                 : "rows differ";
     case Check::Order::kExact:
       for (size_t i = 0; i < want.size(); ++i) {
         if (want[i] != got[i]) return "row " + std::to_string(i) + " differs (total order)";
       }
       return "";
-    case Check::Order::kKeys: break;
+    case Check::Order::kKeys:
+      break;
   }
   auto ties = [&](const Row& a, const Row& b) {
     for (size_t k = 0; k < check.keys.size(); ++k) {
@@ -214,7 +241,8 @@ std::string Compare(const Check& check, std::vector<Row> want, std::vector<Row> 
     // is not specified, only their keys are.
     const bool cut = (check.limit && j == want.size()) || (check.offset && i == 0);
     const auto b = static_cast<std::ptrdiff_t>(i), e = static_cast<std::ptrdiff_t>(j);
-    if (!cut && as_multiset(want.begin() + b, want.begin() + e) != as_multiset(got.begin() + b, got.begin() + e)) {
+    if (!cut && as_multiset(want.begin() + b, want.begin() + e) !=
+                    as_multiset(got.begin() + b, got.begin() + e)) {
       return "rows " + std::to_string(i) + ".." + std::to_string(j - 1) + " (equal keys) differ";
     }
     i = j;
@@ -255,30 +283,43 @@ class Generator {
   int Int(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool Chance(int percent) { return Int(1, 100) <= percent; }
   template <typename T>
-  const T& Pick(const std::vector<T>& v) { return v[static_cast<size_t>(Int(0, static_cast<int>(v.size()) - 1))]; }
+  const T& Pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(Int(0, static_cast<int>(v.size()) - 1))];
+  }
 
   std::string Literal() {
     switch (Int(0, 7)) {
-      case 0: return "NULL";
-      case 1: return std::to_string(Int(-3, 12));
-      case 2: return RealText(Int(-8, 40) / 4.0);
-      case 3: return "'" + std::string(1, static_cast<char>('a' + Int(0, 4))) + "'";
-      case 4: return "'" + std::to_string(Int(0, 9)) + "'";
-      case 5: return std::to_string(Int(0, 5));
-      case 6: return "'" + std::string(1, static_cast<char>('A' + Int(0, 3))) + std::string(1, static_cast<char>('a' + Int(0, 2))) + "'";
-      default: return "X'" + Hex(std::string(1, static_cast<char>('a' + Int(0, 2))).data(), 1) + "'";
+      case 0:
+        return "NULL";
+      case 1:
+        return std::to_string(Int(-3, 12));
+      case 2:
+        return RealText(Int(-8, 40) / 4.0);
+      case 3:
+        return "'" + std::string(1, static_cast<char>('a' + Int(0, 4))) + "'";
+      case 4:
+        return "'" + std::to_string(Int(0, 9)) + "'";
+      case 5:
+        return std::to_string(Int(0, 5));
+      case 6:
+        return "'" + std::string(1, static_cast<char>('A' + Int(0, 3))) +
+               std::string(1, static_cast<char>('a' + Int(0, 2))) + "'";
+      default:
+        return "X'" + Hex(std::string(1, static_cast<char>('a' + Int(0, 2))).data(), 1) + "'";
     }
   }
 
   // A literal that is not NULL, for equalities and range bounds that should match rows.
   std::string Bound() {
     std::string v;
-    do v = Literal(); while (v == "NULL" && !Chance(5));
+    do v = Literal();
+    while (v == "NULL" && !Chance(5));
     return v;
   }
 
   std::vector<Table> Schema(std::vector<std::string>* ddl) {
-    static const std::vector<std::string> kTypes = {"INTEGER", "TEXT", "REAL", "", "NUMERIC", "INT", "VARCHAR(5)"};
+    static const std::vector<std::string> kTypes = {"INTEGER", "TEXT", "REAL",      "",
+                                                    "NUMERIC", "INT",  "VARCHAR(5)"};
     std::vector<Table> tables;
     const int n = Int(2, 3);
     for (int t = 0; t < n; ++t) {
@@ -307,17 +348,19 @@ class Generator {
         }
         std::string cols;
         for (size_t k = 0; k < ix.cols.size(); ++k) {
-          cols += (k ? ", " : "") + tab.cols[static_cast<size_t>(ix.cols[k])].name + (ix.desc[k] ? " DESC" : "");
+          cols += (k ? ", " : "") + tab.cols[static_cast<size_t>(ix.cols[k])].name +
+                  (ix.desc[k] ? " DESC" : "");
         }
         const bool unique = Chance(10);
-        ddl->push_back(std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " + tab.name + "_i" +
-                       std::to_string(i) + " ON " + tab.name + "(" + cols + ")");
+        ddl->push_back(std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " + tab.name +
+                       "_i" + std::to_string(i) + " ON " + tab.name + "(" + cols + ")");
         tab.indexes.push_back(ix);
       }
       const int rows = Int(5, 60);
       for (int r = 0; r < rows; ++r) {
-        std::string ins = "INSERT INTO " + tab.name + " VALUES (" +
-                          (Chance(85) ? std::to_string(r * 2 + Int(0, 1) + 1) : std::string("NULL"));
+        std::string ins =
+            "INSERT INTO " + tab.name + " VALUES (" +
+            (Chance(85) ? std::to_string(r * 2 + Int(0, 1) + 1) : std::string("NULL"));
         for (int c = 0; c < nc; ++c) ins += ", " + Literal();
         ins += ")";
         ddl->push_back("INSERT OR IGNORE" + ins.substr(6));
@@ -336,18 +379,32 @@ class Generator {
   std::string Expr(const std::vector<const Table*>& from, int depth) {
     if (depth <= 0 || Chance(35)) return Chance(70) ? Col(from) : Literal();
     switch (Int(0, 11)) {
-      case 0: return "(" + Expr(from, depth - 1) + " + " + Expr(from, depth - 1) + ")";
-      case 1: return "(" + Expr(from, depth - 1) + " - " + Expr(from, depth - 1) + ")";
-      case 2: return "(" + Expr(from, depth - 1) + " * " + Expr(from, depth - 1) + ")";
-      case 3: return "abs(" + Expr(from, depth - 1) + ")";
-      case 4: return "coalesce(" + Expr(from, depth - 1) + ", " + Expr(from, depth - 1) + ")";
-      case 5: return "length(" + Expr(from, depth - 1) + ")";
-      case 6: return "CASE WHEN " + Cond(from, depth - 1) + " THEN " + Expr(from, depth - 1) + " ELSE " + Expr(from, depth - 1) + " END";
-      case 7: return "(" + Expr(from, depth - 1) + " || " + Expr(from, depth - 1) + ")";
-      case 8: return "upper(" + Expr(from, depth - 1) + ")";
-      case 9: return "CAST(" + Expr(from, depth - 1) + " AS " + Pick(std::vector<std::string>{"INTEGER", "TEXT", "REAL", "NUMERIC"}) + ")";
-      case 10: return "typeof(" + Expr(from, depth - 1) + ")";
-      default: return "(" + Expr(from, depth - 1) + " % " + Expr(from, depth - 1) + ")";
+      case 0:
+        return "(" + Expr(from, depth - 1) + " + " + Expr(from, depth - 1) + ")";
+      case 1:
+        return "(" + Expr(from, depth - 1) + " - " + Expr(from, depth - 1) + ")";
+      case 2:
+        return "(" + Expr(from, depth - 1) + " * " + Expr(from, depth - 1) + ")";
+      case 3:
+        return "abs(" + Expr(from, depth - 1) + ")";
+      case 4:
+        return "coalesce(" + Expr(from, depth - 1) + ", " + Expr(from, depth - 1) + ")";
+      case 5:
+        return "length(" + Expr(from, depth - 1) + ")";
+      case 6:
+        return "CASE WHEN " + Cond(from, depth - 1) + " THEN " + Expr(from, depth - 1) + " ELSE " +
+               Expr(from, depth - 1) + " END";
+      case 7:
+        return "(" + Expr(from, depth - 1) + " || " + Expr(from, depth - 1) + ")";
+      case 8:
+        return "upper(" + Expr(from, depth - 1) + ")";
+      case 9:
+        return "CAST(" + Expr(from, depth - 1) + " AS " +
+               Pick(std::vector<std::string>{"INTEGER", "TEXT", "REAL", "NUMERIC"}) + ")";
+      case 10:
+        return "typeof(" + Expr(from, depth - 1) + ")";
+      default:
+        return "(" + Expr(from, depth - 1) + " % " + Expr(from, depth - 1) + ")";
     }
   }
 
@@ -355,22 +412,35 @@ class Generator {
     static const std::vector<std::string> kOps = {"=", "<>", "<", "<=", ">", ">=", "IS", "IS NOT"};
     switch (depth <= 0 ? Int(0, 3) : Int(0, 9)) {
       case 0:
-      case 1: return Col(from) + " " + Pick(kOps) + " " + (Chance(60) ? Literal() : Col(from));
-      case 2: return Col(from) + (Chance(50) ? " IS NULL" : " IS NOT NULL");
-      case 3: return Col(from) + (Chance(20) ? " NOT" : "") + " BETWEEN " + Literal() + " AND " + Literal();
-      case 4: return "(" + Cond(from, depth - 1) + " AND " + Cond(from, depth - 1) + ")";
-      case 5: return "(" + Cond(from, depth - 1) + " OR " + Cond(from, depth - 1) + ")";
-      case 6: return "NOT (" + Cond(from, depth - 1) + ")";
-      case 7: return Col(from) + (Chance(20) ? " NOT" : "") + " IN (" + Literal() + ", " + Literal() + ", " + Literal() + ")";
-      case 8: return Col(from) + " LIKE '" + Pick(std::vector<std::string>{"a%", "%b", "_", "A%", "%1%"}) + "'";
+      case 1:
+        return Col(from) + " " + Pick(kOps) + " " + (Chance(60) ? Literal() : Col(from));
+      case 2:
+        return Col(from) + (Chance(50) ? " IS NULL" : " IS NOT NULL");
+      case 3:
+        return Col(from) + (Chance(20) ? " NOT" : "") + " BETWEEN " + Literal() + " AND " +
+               Literal();
+      case 4:
+        return "(" + Cond(from, depth - 1) + " AND " + Cond(from, depth - 1) + ")";
+      case 5:
+        return "(" + Cond(from, depth - 1) + " OR " + Cond(from, depth - 1) + ")";
+      case 6:
+        return "NOT (" + Cond(from, depth - 1) + ")";
+      case 7:
+        return Col(from) + (Chance(20) ? " NOT" : "") + " IN (" + Literal() + ", " + Literal() +
+               ", " + Literal() + ")";
+      case 8:
+        return Col(from) + " LIKE '" +
+               Pick(std::vector<std::string>{"a%", "%b", "_", "A%", "%1%"}) + "'";
       default: {
         const Table* t = &Pick(*tables_);
         const std::string inner = t->name + "." + Pick(t->cols).name;
         if (Chance(50)) {
-          return Col(from) + " IN (SELECT " + inner + " FROM " + t->name + " WHERE " + inner + " IS NOT NULL)";
+          return Col(from) + " IN (SELECT " + inner + " FROM " + t->name + " WHERE " + inner +
+                 " IS NOT NULL)";
         }
         // Correlated EXISTS through an alias.
-        return "EXISTS (SELECT 1 FROM " + t->name + " AS s WHERE s." + Pick(t->cols).name + " = " + Col(from) + ")";
+        return "EXISTS (SELECT 1 FROM " + t->name + " AS s WHERE s." + Pick(t->cols).name + " = " +
+               Col(from) + ")";
       }
     }
   }
@@ -386,8 +456,8 @@ class Generator {
       const Table* u = &Pick(tables);
       if (u != from[0]) {
         const bool left = Chance(40);
-        const std::string on = from[0]->name + "." + Pick(from[0]->cols).name + " = " + u->name + "." +
-                               (Chance(60) ? std::string("id") : Pick(u->cols).name);
+        const std::string on = from[0]->name + "." + Pick(from[0]->cols).name + " = " + u->name +
+                               "." + (Chance(60) ? std::string("id") : Pick(u->cols).name);
         from_sql += (left ? " LEFT JOIN " : " JOIN ") + u->name + " ON " + on;
         from.push_back(u);
       }
@@ -407,24 +477,28 @@ class Generator {
       for (size_t i = 0; i < all.size(); ++i) from_sql += (i ? ", " : "") + all[i]->name;
       for (size_t i = 1; i < all.size(); ++i) {
         const Table* a = all[static_cast<size_t>(Int(0, static_cast<int>(i) - 1))];
-        links += (i > 1 ? " AND " : "") + a->name + "." + Pick(a->cols).name + " = " + all[i]->name +
-                 "." + (Chance(70) ? std::string("id") : Pick(all[i]->cols).name);
+        links += (i > 1 ? " AND " : "") + a->name + "." + Pick(a->cols).name + " = " +
+                 all[i]->name + "." + (Chance(70) ? std::string("id") : Pick(all[i]->cols).name);
       }
     } else if (from.size() == 1 && Chance(10)) {
       // Index hints change the plan, never the rows.
       const Table* t = from[0];
       if (!t->indexes.empty() && Chance(60)) {
-        from_sql += " INDEXED BY " + t->name + "_i" + std::to_string(Int(0, static_cast<int>(t->indexes.size()) - 1));
+        from_sql += " INDEXED BY " + t->name + "_i" +
+                    std::to_string(Int(0, static_cast<int>(t->indexes.size()) - 1));
       } else {
         from_sql += " NOT INDEXED";
       }
     }
     std::string where = Chance(75) ? " WHERE " + Cond(from, 2) : "";
-    if (!links.empty()) where = " WHERE " + links + (where.empty() ? "" : " AND (" + where.substr(7) + ")");
+    if (!links.empty())
+      where = " WHERE " + links + (where.empty() ? "" : " AND (" + where.substr(7) + ")");
     if (Chance(25)) {
       // Aggregate query.
       const std::string key = Col(from);
-      static const std::vector<std::string> kAggs = {"count(*)", "count(X)", "sum(X)", "total(X)", "min(X)", "max(X)", "avg(X)", "count(DISTINCT X)"};
+      static const std::vector<std::string> kAggs = {"count(*)", "count(X)",         "sum(X)",
+                                                     "total(X)", "min(X)",           "max(X)",
+                                                     "avg(X)",   "count(DISTINCT X)"};
       std::string aggs;
       const int n = Int(1, 3);
       for (int i = 0; i < n; ++i) {
@@ -442,7 +516,8 @@ class Generator {
     const int n = Int(1, 3);
     for (int i = 0; i < n; ++i) cols += (i ? ", " : "") + Expr(from, 2);
     check->set_op = Chance(15);
-    std::string q = std::string("SELECT ") + (check->set_op ? "DISTINCT " : "") + cols + " FROM " + from_sql + where;
+    std::string q = std::string("SELECT ") + (check->set_op ? "DISTINCT " : "") + cols + " FROM " +
+                    from_sql + where;
     if (Chance(10)) {
       q += Pick(std::vector<std::string>{" UNION ", " UNION ALL ", " INTERSECT ", " EXCEPT "});
       std::vector<const Table*> f2{&Pick(tables)};
@@ -496,30 +571,57 @@ class Generator {
     auto name = [&](int c) { return t->name + "." + t->cols[static_cast<size_t>(c)].name; };
     std::vector<std::string> conds;
     size_t eq = 0;
-    while (eq + 1 < ix.cols.size() && Chance(40)) conds.push_back(name(ix.cols[eq++]) + " = " + Bound());
+    while (eq + 1 < ix.cols.size() && Chance(40))
+      conds.push_back(name(ix.cols[eq++]) + " = " + Bound());
     if (eq < ix.cols.size()) {
       const std::string c = name(ix.cols[eq]);
       switch (Int(0, 12)) {
-        case 0: conds.push_back(c + " < " + Bound()); break;
-        case 1: conds.push_back(c + " <= " + Bound()); break;
-        case 2: conds.push_back(c + " > " + Bound()); break;
-        case 3: conds.push_back(c + " >= " + Bound()); break;
-        case 4: conds.push_back(c + " BETWEEN " + Bound() + " AND " + Bound()); break;
-        case 5: conds.push_back(c + " > " + Bound() + " AND " + c + " <= " + Bound()); break;
-        case 6: conds.push_back(c + " IN (" + Bound() + ", " + Bound() + ", " + Bound() + ")"); break;
-        case 7: conds.push_back("(" + c + " < " + Bound() + " OR " + c + " > " + Bound() + ")"); break;
-        case 8: conds.push_back("(" + c + " = " + Bound() + " OR " + c + " = " + Bound() + ")"); break;
-        case 9: conds.push_back(c + " IS NULL"); break;
-        case 10: conds.push_back(c + " IS NOT NULL"); break;
-        case 11: conds.push_back(c + " = " + Bound()); break;
-        default: break;  // the equality prefix alone, or a full scan
+        case 0:
+          conds.push_back(c + " < " + Bound());
+          break;
+        case 1:
+          conds.push_back(c + " <= " + Bound());
+          break;
+        case 2:
+          conds.push_back(c + " > " + Bound());
+          break;
+        case 3:
+          conds.push_back(c + " >= " + Bound());
+          break;
+        case 4:
+          conds.push_back(c + " BETWEEN " + Bound() + " AND " + Bound());
+          break;
+        case 5:
+          conds.push_back(c + " > " + Bound() + " AND " + c + " <= " + Bound());
+          break;
+        case 6:
+          conds.push_back(c + " IN (" + Bound() + ", " + Bound() + ", " + Bound() + ")");
+          break;
+        case 7:
+          conds.push_back("(" + c + " < " + Bound() + " OR " + c + " > " + Bound() + ")");
+          break;
+        case 8:
+          conds.push_back("(" + c + " = " + Bound() + " OR " + c + " = " + Bound() + ")");
+          break;
+        case 9:
+          conds.push_back(c + " IS NULL");
+          break;
+        case 10:
+          conds.push_back(c + " IS NOT NULL");
+          break;
+        case 11:
+          conds.push_back(c + " = " + Bound());
+          break;
+        default:
+          break;  // the equality prefix alone, or a full scan
       }
     }
     if (Chance(15)) {
-      conds.push_back(t->name + ".id " + Pick(std::vector<std::string>{"<", ">", ">=", "IN"}) + " " +
-                      std::to_string(Int(0, 60)));
+      conds.push_back(t->name + ".id " + Pick(std::vector<std::string>{"<", ">", ">=", "IN"}) +
+                      " " + std::to_string(Int(0, 60)));
       if (conds.back().find(" IN ") != std::string::npos) {
-        conds.back() = t->name + ".id IN (" + std::to_string(Int(0, 60)) + ", " + std::to_string(Int(0, 60)) + ")";
+        conds.back() = t->name + ".id IN (" + std::to_string(Int(0, 60)) + ", " +
+                       std::to_string(Int(0, 60)) + ")";
       }
     }
     if (Chance(20)) conds.push_back(Cond(from, 1));
@@ -542,7 +644,8 @@ class Generator {
     if (Chance(55)) {
       const bool flip = Chance(50);
       const size_t start = Chance(80) ? eq : 0;
-      const size_t len = static_cast<size_t>(Int(0, static_cast<int>(ix.cols.size() - std::min(start, ix.cols.size()))));
+      const size_t len = static_cast<size_t>(
+          Int(0, static_cast<int>(ix.cols.size() - std::min(start, ix.cols.size()))));
       for (size_t k = start; k < start + len; ++k) {
         column_term(t, ix.cols[k], Chance(85) ? ix.desc[k] != flip : Chance(50));
       }
@@ -556,22 +659,28 @@ class Generator {
       for (int i = 0; i < n; ++i) {
         const Table* tab = Pick(from);
         switch (Int(0, 5)) {
-          case 0: column_term(tab, 0, Chance(50)); break;
+          case 0:
+            column_term(tab, 0, Chance(50));
+            break;
           case 1: {
             // An integer literal would name an output column: only
             // expressions that read a column.
             std::string e = Expr(from, 1);
-            if (e.find(".c") == std::string::npos && e.find(".id") == std::string::npos) e = "+" + Col(from);
+            if (e.find(".c") == std::string::npos && e.find(".id") == std::string::npos)
+              e = "+" + Col(from);
             add(e, Chance(40));
             break;
           }
           case 2: {
-            std::string e = Pick(std::vector<std::string>{"-X", "+X", "abs(X)", "length(X)", "X || ''"});
+            std::string e =
+                Pick(std::vector<std::string>{"-X", "+X", "abs(X)", "length(X)", "X || ''"});
             e.replace(e.find('X'), 1, Col(from));
             add(e, Chance(40));
             break;
           }
-          default: column_term(tab, Int(0, static_cast<int>(tab->cols.size()) - 1), Chance(40)); break;
+          default:
+            column_term(tab, Int(0, static_cast<int>(tab->cols.size()) - 1), Chance(40));
+            break;
         }
       }
     }
@@ -589,7 +698,8 @@ class Generator {
     for (Term& term : terms) {
       if (!Chance(60)) continue;
       std::string expr = term.sql;
-      if (term.nocase && Chance(50)) expr = expr.substr(0, expr.size() - std::string(" COLLATE NOCASE").size());
+      if (term.nocase && Chance(50))
+        expr = expr.substr(0, expr.size() - std::string(" COLLATE NOCASE").size());
       // An output without the COLLATE is still the term's column when the
       // term says "n COLLATE NOCASE".
       const auto found = std::find(outputs.begin(), outputs.end(), expr);
@@ -601,11 +711,15 @@ class Generator {
       term.output = pos;
       const std::string collate = term.nocase ? " COLLATE NOCASE" : "";
       switch (Int(0, 2)) {
-        case 0: term.sql = std::to_string(pos + 1) + collate; break;
-        case 1:
-          if (!aliases[static_cast<size_t>(pos)].empty()) term.sql = aliases[static_cast<size_t>(pos)] + collate;
+        case 0:
+          term.sql = std::to_string(pos + 1) + collate;
           break;
-        default: break;  // the expression again
+        case 1:
+          if (!aliases[static_cast<size_t>(pos)].empty())
+            term.sql = aliases[static_cast<size_t>(pos)] + collate;
+          break;
+        default:
+          break;  // the expression again
       }
     }
     const int extra = outputs.empty() ? Int(1, 2) : Int(0, 2);
@@ -629,7 +743,8 @@ class Generator {
     }
     if (!visible && !total) {
       for (const Table* tab : from) {
-        if (std::find(rowids.begin(), rowids.end(), tab->name) == rowids.end()) column_term(tab, 0, Chance(50));
+        if (std::find(rowids.begin(), rowids.end(), tab->name) == rowids.end())
+          column_term(tab, 0, Chance(50));
       }
       total = true;
     }
@@ -659,8 +774,9 @@ class Generator {
     const Table* t = &Pick(tables);
     std::vector<const Table*> from{t};
     const std::string key = Col(from);
-    std::string q = "SELECT " + key + ", count(*), " + Pick(std::vector<std::string>{"min", "max", "sum"}) + "(" +
-                    Col(from) + ") FROM " + t->name;
+    std::string q = "SELECT " + key + ", count(*), " +
+                    Pick(std::vector<std::string>{"min", "max", "sum"}) + "(" + Col(from) +
+                    ") FROM " + t->name;
     if (Chance(60)) q += " WHERE " + Cond(from, 1);
     q += " GROUP BY " + key + " ORDER BY ";
     check->order = Check::Order::kKeys;
@@ -697,25 +813,33 @@ TEST(SqlDifferentialCompareTest, TiesAnyOrderKeysInOrder) {
   keys.keys = {0};
   keys.nocase = {false};
   const std::vector<Row> want = {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}};
-  EXPECT_EQ(Compare(keys, want, {{"r:1", "t:b"}, {"i:1", "t:a"}, {"i:2", "t:d"}, {"i:2", "t:c"}}), "");
-  EXPECT_NE(Compare(keys, want, {{"i:2", "t:c"}, {"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:d"}}), "");
+  EXPECT_EQ(Compare(keys, want, {{"r:1", "t:b"}, {"i:1", "t:a"}, {"i:2", "t:d"}, {"i:2", "t:c"}}),
+            "");
+  EXPECT_NE(Compare(keys, want, {{"i:2", "t:c"}, {"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:d"}}),
+            "");
   // Right keys, but a row of one run traded for another row.
-  EXPECT_NE(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}), "");
+  EXPECT_NE(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}),
+            "");
   keys.limit = true;  // ... which LIMIT allows in the last run only
-  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}), "");
-  EXPECT_NE(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}), "");
+  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:a"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:x"}}),
+            "");
+  EXPECT_NE(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}),
+            "");
   keys.offset = true;  // and OFFSET in the first
-  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}), "");
+  EXPECT_EQ(Compare(keys, want, {{"i:1", "t:x"}, {"r:1", "t:b"}, {"i:2", "t:c"}, {"i:2", "t:d"}}),
+            "");
   EXPECT_NE(Compare(keys, want, {{"i:1", "t:a"}}), "");
   Check nocase = keys;
   nocase.limit = nocase.offset = false;
   nocase.keys = {1};
   nocase.nocase = {true};
   EXPECT_EQ(Compare(nocase, {{"i:1", "t:A"}, {"i:2", "t:a"}, {"i:3", "t:b"}},
-                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}), "");
+                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}),
+            "");
   nocase.nocase = {false};
   EXPECT_NE(Compare(nocase, {{"i:1", "t:A"}, {"i:2", "t:a"}, {"i:3", "t:b"}},
-                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}), "");
+                    {{"i:2", "t:a"}, {"i:1", "t:A"}, {"i:3", "t:b"}}),
+            "");
   Check exact;
   exact.order = Check::Order::kExact;
   EXPECT_NE(Compare(exact, {{"i:1"}, {"r:1"}}, {{"r:1"}, {"i:1"}}), "");
@@ -726,7 +850,8 @@ TEST(SqlDifferentialCompareTest, TiesAnyOrderKeysInOrder) {
 
 uint32_t EnvNumber(const char* name, uint32_t fallback) {
   const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? static_cast<uint32_t>(std::strtoul(v, nullptr, 10)) : fallback;
+  return v != nullptr && *v != '\0' ? static_cast<uint32_t>(std::strtoul(v, nullptr, 10))
+                                    : fallback;
 }
 
 // SQL_DIFF_SEED and SQL_DIFF_SCHEMAS run other or longer series by hand
@@ -751,8 +876,9 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     for (const std::string& stmt : ddl) {
       const Outcome want = RunSqlite(sdb, stmt);
       const Outcome got = RunEngine(edb->get(), stmt);
-      ASSERT_EQ(got.error, want.error) << "seed " << seed << ": " << stmt << "\n  engine: "
-                                       << got.message << "\n  sqlite: " << want.message;
+      ASSERT_EQ(got.error, want.error)
+          << "seed " << seed << ": " << stmt << "\n  engine: " << got.message
+          << "\n  sqlite: " << want.message;
     }
     ASSERT_TRUE((*edb)->Exec("COMMIT").ok());
     bool dumped = false;
@@ -771,8 +897,8 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
       }
       ordered += check.order != Check::Order::kNone;
       ordered_rows += check.order != Check::Order::kNone && want.rows.size() >= 2;
-      const std::string diff =
-          got.error != want.error ? std::string("one side failed") : Compare(check, want.rows, got.rows);
+      const std::string diff = got.error != want.error ? std::string("one side failed")
+                                                       : Compare(check, want.rows, got.rows);
       if (diff.empty()) continue;
       ++mismatches;
       if (!dumped && std::getenv("SQL_DIFF_DUMP") != nullptr) {
@@ -780,12 +906,15 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
         for (const std::string& stmt : ddl) std::fprintf(stderr, "%s;\n", stmt.c_str());
       }
       if (mismatches <= 20) {
-        std::string detail = "seed " + std::to_string(seed) + " query " + std::to_string(q) + ": " + sql + "\n  " + diff;
-        detail += "\n  engine" + (got.error ? " error: " + got.message : " rows: " + std::to_string(got.rows.size()));
-        detail += "\n  sqlite" + (want.error ? " error: " + want.message : " rows: " + std::to_string(want.rows.size()));
+        std::string detail = "seed " + std::to_string(seed) + " query " + std::to_string(q) + ": " +
+                             sql + "\n  " + diff;
+        detail += "\n  engine" + (got.error ? " error: " + got.message
+                                            : " rows: " + std::to_string(got.rows.size()));
+        detail += "\n  sqlite" + (want.error ? " error: " + want.message
+                                             : " rows: " + std::to_string(want.rows.size()));
         for (size_t i = 0; i < std::max(got.rows.size(), want.rows.size()) && i < 8; ++i) {
-          detail += "\n    " + (i < got.rows.size() ? RowText(got.rows[i]) : std::string("-")) + "   vs   " +
-                    (i < want.rows.size() ? RowText(want.rows[i]) : std::string("-"));
+          detail += "\n    " + (i < got.rows.size() ? RowText(got.rows[i]) : std::string("-")) +
+                    "   vs   " + (i < want.rows.size() ? RowText(want.rows[i]) : std::string("-"));
         }
         ADD_FAILURE() << detail;
       }
@@ -810,8 +939,12 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     }
     sqlite3_close(sdb);
   }
-  std::printf("%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both), %d mismatches, "
-              "seeds %u..%u\n", queries, ordered, ordered_rows, both_errors, mismatches, base_seed, base_seed + static_cast<uint32_t>(schemas) - 1);
+  std::printf(
+      "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both), %d "
+      "mismatches, "
+      "seeds %u..%u\n",
+      queries, ordered, ordered_rows, both_errors, mismatches, base_seed,
+      base_seed + static_cast<uint32_t>(schemas) - 1);
   EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
   EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";
   EXPECT_EQ(mismatches, 0) << "of " << queries << " queries (" << both_errors << " failed on both)";

@@ -65,7 +65,9 @@ TEST(SqlInteropTest, EngineBuiltDatabaseReadsBackInSqlite) {
                     .ok());
     ASSERT_TRUE(d.Exec("BEGIN").ok());
     for (int c = 0; c < 7; ++c) {
-      ASSERT_TRUE(d.Exec("INSERT INTO cats VALUES (" + std::to_string(c) + ", 'c" + std::to_string(c) + "')").ok());
+      ASSERT_TRUE(d.Exec("INSERT INTO cats VALUES (" + std::to_string(c) + ", 'c" +
+                         std::to_string(c) + "')")
+                      .ok());
     }
     auto ins = d.Prepare("INSERT INTO items(name, cat, qty, price, note) VALUES (?, ?, ?, ?, ?)");
     ASSERT_TRUE(ins.ok());
@@ -88,7 +90,8 @@ TEST(SqlInteropTest, EngineBuiltDatabaseReadsBackInSqlite) {
     ASSERT_TRUE(d.Exec("COMMIT").ok());
     ASSERT_TRUE(d.Exec("UPDATE items SET qty = qty + 1 WHERE cat = 3").ok());
     ASSERT_TRUE(d.Exec("DELETE FROM items WHERE id % 7 = 0").ok());
-    ASSERT_TRUE(d.Exec("CREATE TABLE scratch(x); INSERT INTO scratch VALUES (1); DROP TABLE scratch").ok());
+    ASSERT_TRUE(
+        d.Exec("CREATE TABLE scratch(x); INSERT INTO scratch VALUES (1); DROP TABLE scratch").ok());
     ASSERT_TRUE(d.Exec("CREATE VIEW big AS SELECT id FROM items WHERE qty > 900").ok());
   }
   testing::SqliteDb oracle(path);
@@ -99,7 +102,8 @@ TEST(SqlInteropTest, EngineBuiltDatabaseReadsBackInSqlite) {
   for (const char* q : kQueries) {
     EXPECT_EQ(EngineRows(db->get(), q), oracle.Query(q)) << q;
   }
-  EXPECT_EQ(EngineRows(db->get(), "SELECT count(*) FROM big"), oracle.Query("SELECT count(*) FROM big"));
+  EXPECT_EQ(EngineRows(db->get(), "SELECT count(*) FROM big"),
+            oracle.Query("SELECT count(*) FROM big"));
 }
 
 TEST(SqlInteropTest, SqliteBuiltDatabaseIsQueryable) {

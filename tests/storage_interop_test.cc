@@ -26,7 +26,8 @@ namespace {
 using testing::SqliteDb;
 using testing::TempDir;
 
-constexpr char kCreateTable[] = "CREATE TABLE t(id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB)";
+constexpr char kCreateTable[] =
+    "CREATE TABLE t(id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB)";
 constexpr char kCreateIndexI[] = "CREATE INDEX t_i ON t(i)";
 constexpr char kCreateIndexS[] = "CREATE INDEX t_s ON t(s)";
 
@@ -41,22 +42,25 @@ struct Row {
 };
 
 Row MakeRow(int64_t id) {
-  static const int64_t kInts[] = {0, 1, -1, 100, -100, 30000, -30000, 8000000, -8000000,
-                                  2000000000, -2000000000, 100000000000ll, -100000000000ll,
-                                  INT64_MAX, INT64_MIN};
+  static const int64_t kInts[] = {
+      0,        1,        -1,         100,         -100,           30000,           -30000,
+      8000000,  -8000000, 2000000000, -2000000000, 100000000000ll, -100000000000ll, INT64_MAX,
+      INT64_MIN};
   Row row;
   row.id = id;
   const int64_t base = kInts[id % 15];
   row.i = (base == INT64_MAX || base == INT64_MIN || base == 0 || base == 1) ? base : base + id % 5;
   if (id % 5 != 0) row.r = static_cast<double>(id) * 0.25 - 1000.5;
   if (id % 9 != 0) {
-    row.s = id % 997 == 0 ? std::string(12000 + static_cast<size_t>(id % 100), static_cast<char>('a' + id % 26))
+    row.s = id % 997 == 0 ? std::string(12000 + static_cast<size_t>(id % 100),
+                                        static_cast<char>('a' + id % 26))
                           : "row-" + std::to_string(id * 7919 % 100003);
   }
   if (id % 11 != 0) {
     const size_t n = id % 1009 == 0 ? 15000 : static_cast<size_t>(id % 20);
     std::string b(n, '\0');
-    for (size_t k = 0; k < n; ++k) b[k] = static_cast<char>((id + static_cast<int64_t>(k) * 31) & 0xff);
+    for (size_t k = 0; k < n; ++k)
+      b[k] = static_cast<char>((id + static_cast<int64_t>(k) * 31) & 0xff);
     row.b = b;
   }
   return row;
@@ -172,9 +176,9 @@ void ExpectEngineReads(const std::string& path, const std::vector<Row>& rows) {
       ASSERT_TRUE(c.payload(&p).ok());
       ASSERT_TRUE(rr.Parse(p).ok());
       size_t first = k;
-      while (first > 0 &&
-             compare_values(by_s ? SValue(want[first - 1].first) : Value::Integer(want[first - 1].first.i),
-                            key) == 0) {
+      while (first > 0 && compare_values(by_s ? SValue(want[first - 1].first)
+                                              : Value::Integer(want[first - 1].first.i),
+                                         key) == 0) {
         --first;
       }
       EXPECT_EQ(rr.column(1).as_int(), want[first].first.id);
@@ -259,8 +263,9 @@ TEST(StorageInteropTest, EngineWritesSqliteReads) {
   ASSERT_TRUE(db.ok()) << db.error();
   EXPECT_EQ(db.IntegrityCheck(), "ok");
   sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db.raw(), "SELECT id, i, r, s, b FROM t ORDER BY id", -1, &st, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_prepare_v2(db.raw(), "SELECT id, i, r, s, b FROM t ORDER BY id", -1, &st, nullptr),
+      SQLITE_OK);
   size_t n = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
     ASSERT_LT(n, rows.size());
@@ -294,11 +299,13 @@ TEST(StorageInteropTest, EngineWritesSqliteReads) {
   EXPECT_EQ(n, rows.size());
   // The indexes answer queries too.
   auto c1 = db.Query("SELECT count(*) FROM t INDEXED BY t_i WHERE i >= 100000000000");
-  const auto big = std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.i >= 100000000000ll; });
+  const auto big =
+      std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.i >= 100000000000ll; });
   ASSERT_EQ(c1.size(), 1u);
   EXPECT_EQ(c1[0][0], std::to_string(big));
   // dbstat paths: "/" for the root, "/000/" for its children, "/000/000/" a level below.
-  auto depth = db.Query("SELECT max(length(path) - length(replace(path, '/', ''))) FROM dbstat WHERE name='t'");
+  auto depth = db.Query(
+      "SELECT max(length(path) - length(replace(path, '/', ''))) FROM dbstat WHERE name='t'");
   ASSERT_EQ(depth.size(), 1u) << db.error();
   EXPECT_GE(std::stoi(depth[0][0]), 3) << "table t should be 3+ levels deep";
   // Then the engine reads its own file back too.
@@ -403,10 +410,12 @@ class CorruptFileTest : public ::testing::Test {
   void SetUp() override {
     path_ = dir_.file("c.db");
     SqliteDb db(path_);
-    ASSERT_TRUE(db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER, b TEXT); CREATE INDEX t_a ON t(a);"
-                        "CREATE TABLE big(x BLOB);"));
-    ASSERT_TRUE(db.Exec("WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k+1 FROM n WHERE k < 20000)"
-                        " INSERT INTO t SELECT k, printf('value %d', k) FROM n"));
+    ASSERT_TRUE(db.Exec(
+        "PRAGMA page_size=1024; CREATE TABLE t(a INTEGER, b TEXT); CREATE INDEX t_a ON t(a);"
+        "CREATE TABLE big(x BLOB);"));
+    ASSERT_TRUE(
+        db.Exec("WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k+1 FROM n WHERE k < 20000)"
+                " INSERT INTO t SELECT k, printf('value %d', k) FROM n"));
     ASSERT_TRUE(db.Exec("INSERT INTO big VALUES(zeroblob(20000))"));
     auto r = db.Query("SELECT rootpage FROM sqlite_schema WHERE name='t'");
     t_root_ = static_cast<uint32_t>(std::stoul(r.at(0).at(0)));
@@ -419,7 +428,8 @@ class CorruptFileTest : public ::testing::Test {
   uint8_t* page(uint32_t pgno) { return bytes_.data() + (pgno - 1) * 1024; }
   void Write() {
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes_.data()), static_cast<std::streamsize>(bytes_.size()));
+    out.write(reinterpret_cast<const char*>(bytes_.data()),
+              static_cast<std::streamsize>(bytes_.size()));
   }
   void ExpectError() {
     Write();
@@ -460,7 +470,8 @@ TEST_F(CorruptFileTest, RootPageBeyondTheEnd) {
   // Rewrite sqlite_schema's rootpage for t through sqlite itself.
   {
     SqliteDb db(path_);
-    ASSERT_TRUE(db.Exec("PRAGMA writable_schema=ON; UPDATE sqlite_schema SET rootpage=99999 WHERE name='t'"));
+    ASSERT_TRUE(db.Exec(
+        "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET rootpage=99999 WHERE name='t'"));
   }
   std::ifstream in(path_, std::ios::binary);
   bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -480,7 +491,8 @@ TEST_F(CorruptFileTest, CycleInOverflowChain) {
   ASSERT_TRUE(parse_page_header(page(big_root_), big_root_, 1024, &pg).ok());
   ASSERT_EQ(pg.ncell, 1);
   CellInfo c;
-  ASSERT_TRUE(parse_cell_header(page(big_root_), pg, read_cell_ptr(page(big_root_), pg.ptrs_off, 0), &c));
+  ASSERT_TRUE(
+      parse_cell_header(page(big_root_), pg, read_cell_ptr(page(big_root_), pg.ptrs_off, 0), &c));
   ASSERT_NE(c.overflow, 0u);
   const uint32_t second = get_u32(page(c.overflow));
   ASSERT_NE(second, 0u);

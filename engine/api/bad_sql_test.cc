@@ -38,7 +38,8 @@ TEST_F(BadSqlTest, MessagesInSqlitesWords) {
   EXPECT_EQ(Error("SELECT t.d FROM t"), "no such column: t.d");
   EXPECT_EQ(Error("SELECT a FROM t, t AS u"), "ambiguous column name: a");
   EXPECT_EQ(Error("SELECT abs(1, 2)"), "wrong number of arguments to function abs()");
-  EXPECT_EQ(Error("SELECT * FROM t ORDER BY 4"), "1st ORDER BY term out of range - should be between 1 and 3");
+  EXPECT_EQ(Error("SELECT * FROM t ORDER BY 4"),
+            "1st ORDER BY term out of range - should be between 1 and 3");
   EXPECT_EQ(Error("SELECT a FROM t GROUP BY a HAVING"), "incomplete input");
   EXPECT_EQ(Error("SELECT a FROM t HAVING a > 1"), "a GROUP BY clause is required before HAVING");
   EXPECT_EQ(Error("SELECT (SELECT a, b FROM t)"), "sub-select returns 2 columns - expected 1");
@@ -59,7 +60,8 @@ TEST_F(BadSqlTest, MessagesInSqlitesWords) {
   EXPECT_EQ(Error("SELECT sum(9223372036854775807) FROM t"), "integer overflow");
   EXPECT_EQ(Error("SELECT 1 LIMIT 'x'"), "datatype mismatch");
   // A failed statement leaves the table as it was.
-  EXPECT_EQ(Error("INSERT INTO t VALUES (5, 'p', 5), (6, 'q', 1)"), "UNIQUE constraint failed: t.c");
+  EXPECT_EQ(Error("INSERT INTO t VALUES (5, 'p', 5), (6, 'q', 1)"),
+            "UNIQUE constraint failed: t.c");
   auto count = db_->Prepare("SELECT count(*) FROM t");
   ASSERT_TRUE(count.ok());
   ASSERT_TRUE(*(*count)->Step());
@@ -93,11 +95,13 @@ TEST_F(BadSqlTest, DeepNestingIsAnErrorNotACrash) {
 }
 
 TEST_F(BadSqlTest, RandomGarbageNeverCrashes) {
-  static const char* kTokens[] = {"SELECT", "FROM", "WHERE", "t", "a", "b", "c", "(", ")", ",", "*",
-                                  "+", "-", "=", "<", "IN", "NOT", "NULL", "1", "'x'", "AND", "OR",
-                                  "GROUP", "BY", "ORDER", "LIMIT", "JOIN", "ON", "?", "UNION",
-                                  "CASE", "WHEN", "THEN", "END", "EXISTS", "count", "sum", "DISTINCT",
-                                  "INSERT", "INTO", "VALUES", "UPDATE", "SET", "DELETE", ";", "AS"};
+  static const char* kTokens[] = {
+      "SELECT", "FROM",   "WHERE",  "t",      "a",   "b",        "c",      "(",
+      ")",      ",",      "*",      "+",      "-",   "=",        "<",      "IN",
+      "NOT",    "NULL",   "1",      "'x'",    "AND", "OR",       "GROUP",  "BY",
+      "ORDER",  "LIMIT",  "JOIN",   "ON",     "?",   "UNION",    "CASE",   "WHEN",
+      "THEN",   "END",    "EXISTS", "count",  "sum", "DISTINCT", "INSERT", "INTO",
+      "VALUES", "UPDATE", "SET",    "DELETE", ";",   "AS"};
   std::mt19937 rng(7);
   for (int i = 0; i < 3000; ++i) {
     std::string sql;
@@ -123,7 +127,8 @@ TEST_F(BadSqlTest, RandomGarbageNeverCrashes) {
 // inside a quoted literal (found by engine_sql_exec_fuzz: a DEFAULT 'd<NUL>'
 // went into sqlite_schema, which sqlite3 then could not read).
 TEST_F(BadSqlTest, NulEndsTheSqlText) {
-  EXPECT_EQ(Error(std::string("CREATE TABLE n(c DEFAULT 'd\0')", 31)), "unrecognized token: \"'d\"");
+  EXPECT_EQ(Error(std::string("CREATE TABLE n(c DEFAULT 'd\0')", 31)),
+            "unrecognized token: \"'d\"");
   EXPECT_EQ(Error(std::string("SELECT 1;\0 SELEC", 17)), "<ok>");
   EXPECT_EQ(Error(std::string("SELECT 1 +\0 1", 14)), "incomplete input");
 }

@@ -81,8 +81,7 @@ void Database::EndAutocommitRead() {
 
 Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   if (!tree_->pager().in_write()) return st;
-  const OnConstraint on_error =
-      st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
+  const OnConstraint on_error = st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
   if (explicit_txn_) {
     if (st.ok() || on_error == OnConstraint::kKeepChanges) {
       tree_->EndStatement();

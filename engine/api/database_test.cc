@@ -126,8 +126,7 @@ TEST_F(DatabaseTest, GroupByHavingOrderLimit) {
             (V{"a|2|4", "b|2|7"}));
   EXPECT_EQ(Rows("SELECT v FROM t ORDER BY v DESC LIMIT 2 OFFSET 1"), (V{"3", "2"}));
   EXPECT_EQ(Rows("SELECT DISTINCT g FROM t ORDER BY 1"), (V{"a", "b", "c"}));
-  EXPECT_EQ(Rows("SELECT g FROM t WHERE v < 3 UNION SELECT g FROM t WHERE v > 4"),
-            (V{"a", "b"}));
+  EXPECT_EQ(Rows("SELECT g FROM t WHERE v < 3 UNION SELECT g FROM t WHERE v > 4"), (V{"a", "b"}));
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE 0"), (V{"0"}));
   // An aggregating subquery inside an aggregate query keeps the outer group.
   EXPECT_EQ(Rows("SELECT g, (SELECT max(v) FROM t), count(*), "

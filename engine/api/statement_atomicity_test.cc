@@ -111,60 +111,43 @@ class StatementAtomicityTest : public ::testing::Test {
 const char* kSchema = "CREATE TABLE t(k INTEGER UNIQUE, v TEXT NOT NULL)";
 
 TEST_F(StatementAtomicityTest, UniqueFailureMidMultiRowInsertInsideBegin) {
-  Check({kSchema,
-         "INSERT INTO t VALUES " + Rows(1, 40),
-         "BEGIN",
+  Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 40), "BEGIN",
          "INSERT INTO t VALUES " + Rows(100, 30),
          // 150 new rows (page splits, new pages), then a duplicate of k=5.
          "INSERT INTO t VALUES " + Rows(200, 150) + "," + Rows(5, 1) + "," + Rows(400, 3),
-         "SELECT count(*), min(k), max(k) FROM t",
-         "INSERT INTO t VALUES " + Rows(500, 2),
-         "SELECT k FROM t WHERE k >= 100 ORDER BY k",
-         "COMMIT",
+         "SELECT count(*), min(k), max(k) FROM t", "INSERT INTO t VALUES " + Rows(500, 2),
+         "SELECT k FROM t WHERE k >= 100 ORDER BY k", "COMMIT",
          "SELECT count(*), sum(k), sum(length(v)) FROM t"});
 }
 
 TEST_F(StatementAtomicityTest, InsertSelectFailingLateInsideBegin) {
   Check({kSchema, "CREATE TABLE src(k, v)",
          "INSERT INTO src VALUES " + Rows(1000, 200) + "," + Rows(3, 1),
-         "INSERT INTO t VALUES " + Rows(1, 10),
-         "BEGIN",
-         "DELETE FROM t WHERE k = 7",
-         "INSERT INTO t SELECT k, v FROM src ORDER BY rowid",
-         "SELECT count(*) FROM t",
-         "COMMIT"});
+         "INSERT INTO t VALUES " + Rows(1, 10), "BEGIN", "DELETE FROM t WHERE k = 7",
+         "INSERT INTO t SELECT k, v FROM src ORDER BY rowid", "SELECT count(*) FROM t", "COMMIT"});
 }
 
 TEST_F(StatementAtomicityTest, UpdateHittingUniqueMidway) {
-  Check({kSchema, "CREATE INDEX tv ON t(v)",
-         "INSERT INTO t VALUES " + Rows(1, 120),
-         "BEGIN",
+  Check({kSchema, "CREATE INDEX tv ON t(v)", "INSERT INTO t VALUES " + Rows(1, 120), "BEGIN",
          "UPDATE t SET v = 'first' WHERE k = 1",
          // Rows 2..59 are rewritten (longer, so pages split) before k=60
          // would become 120, which row 120 still holds.
          "UPDATE t SET k = CASE WHEN k = 60 THEN 120 ELSE k + 1000 END, v = v || v WHERE k > 1",
          "SELECT k, length(v) FROM t WHERE k < 5 OR k > 1000 ORDER BY k",
-         "UPDATE t SET v = 'second' WHERE k = 2",
-         "COMMIT",
-         "SELECT k, v FROM t WHERE k <= 3 ORDER BY k",
-         "SELECT count(*), sum(length(v)) FROM t"});
+         "UPDATE t SET v = 'second' WHERE k = 2", "COMMIT",
+         "SELECT k, v FROM t WHERE k <= 3 ORDER BY k", "SELECT count(*), sum(length(v)) FROM t"});
 }
 
 TEST_F(StatementAtomicityTest, NotNullFailureMidway) {
-  Check({kSchema,
-         "INSERT INTO t VALUES " + Rows(1, 50),
-         "BEGIN",
+  Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 50), "BEGIN",
          "INSERT INTO t VALUES " + Rows(60, 5),
          "INSERT INTO t VALUES " + Rows(100, 80) + ",(999, NULL)",
          "UPDATE t SET v = CASE WHEN k = 40 THEN NULL ELSE v || 'x' END",
-         "DELETE FROM t WHERE k = 61",
-         "SELECT count(*), sum(length(v)) FROM t",
-         "COMMIT"});
+         "DELETE FROM t WHERE k = 61", "SELECT count(*), sum(length(v)) FROM t", "COMMIT"});
 }
 
 TEST_F(StatementAtomicityTest, AutocommitStatementsStayAtomic) {
-  Check({kSchema,
-         "INSERT INTO t VALUES " + Rows(1, 30),
+  Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 30),
          "INSERT INTO t VALUES " + Rows(100, 150) + "," + Rows(7, 1),
          "UPDATE t SET k = CASE WHEN k = 20 THEN 30 ELSE k + 500 END, v = v || v",
          "INSERT INTO t VALUES " + Rows(200, 100) + ",(999, NULL)",
@@ -172,31 +155,20 @@ TEST_F(StatementAtomicityTest, AutocommitStatementsStayAtomic) {
 }
 
 TEST_F(StatementAtomicityTest, OrFailKeepsEarlierRowsOrRollbackEndsTransaction) {
-  Check({kSchema,
-         "INSERT INTO t VALUES " + Rows(1, 10),
+  Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 10),
          "INSERT OR FAIL INTO t VALUES " + Rows(20, 40) + "," + Rows(3, 1) + "," + Rows(90, 2),
-         "BEGIN",
-         "INSERT OR FAIL INTO t VALUES " + Rows(100, 40) + "," + Rows(4, 1),
-         "UPDATE OR FAIL t SET k = k + 1 WHERE k >= 100",
-         "SELECT count(*), max(k) FROM t",
+         "BEGIN", "INSERT OR FAIL INTO t VALUES " + Rows(100, 40) + "," + Rows(4, 1),
+         "UPDATE OR FAIL t SET k = k + 1 WHERE k >= 100", "SELECT count(*), max(k) FROM t",
          "INSERT INTO t VALUES " + Rows(300, 2),
          "INSERT OR ROLLBACK INTO t VALUES " + Rows(400, 20) + "," + Rows(1, 1),
-         "SELECT count(*), max(k) FROM t",
-         "COMMIT"});
+         "SELECT count(*), max(k) FROM t", "COMMIT"});
 }
 
 TEST_F(StatementAtomicityTest, FailedDdlInsideBegin) {
-  Check({"CREATE TABLE d(a, b)",
-         "INSERT INTO d VALUES (1, 'x'), (2, 'y'), (1, 'z')",
-         "BEGIN",
-         "CREATE TABLE e(a)",
-         "INSERT INTO e VALUES (1)",
-         "CREATE UNIQUE INDEX da ON d(a)",
-         "CREATE TABLE e(b)",
-         "INSERT INTO e VALUES (2)",
-         "SELECT name FROM sqlite_schema ORDER BY name",
-         "COMMIT",
-         "SELECT * FROM e"});
+  Check({"CREATE TABLE d(a, b)", "INSERT INTO d VALUES (1, 'x'), (2, 'y'), (1, 'z')", "BEGIN",
+         "CREATE TABLE e(a)", "INSERT INTO e VALUES (1)", "CREATE UNIQUE INDEX da ON d(a)",
+         "CREATE TABLE e(b)", "INSERT INTO e VALUES (2)",
+         "SELECT name FROM sqlite_schema ORDER BY name", "COMMIT", "SELECT * FROM e"});
 }
 
 TEST_F(StatementAtomicityTest, LargeStatementSpillsCacheAndJournal) {
@@ -205,7 +177,8 @@ TEST_F(StatementAtomicityTest, LargeStatementSpillsCacheAndJournal) {
   DatabaseOptions small;
   small.cache_pages = 16;
   std::vector<std::string> script = {kSchema, "BEGIN"};
-  for (int i = 0; i < 10; ++i) script.push_back("INSERT INTO t VALUES " + Rows(1 + 100 * i, 100, 1500));
+  for (int i = 0; i < 10; ++i)
+    script.push_back("INSERT INTO t VALUES " + Rows(1 + 100 * i, 100, 1500));
   script.push_back("COMMIT");
   script.push_back("BEGIN");
   script.push_back("DELETE FROM t WHERE k % 10 = 0");
@@ -219,13 +192,10 @@ TEST_F(StatementAtomicityTest, LargeStatementSpillsCacheAndJournal) {
 }
 
 TEST_F(StatementAtomicityTest, SuccessfulStatementsInsideBeginThenRollback) {
-  Check({kSchema,
-         "INSERT INTO t VALUES " + Rows(1, 20),
-         "BEGIN",
+  Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 20), "BEGIN",
          "INSERT INTO t VALUES " + Rows(100, 50),
          "INSERT INTO t VALUES " + Rows(200, 50) + "," + Rows(1, 1),
-         "UPDATE t SET v = 'u' WHERE k < 10",
-         "ROLLBACK",
+         "UPDATE t SET v = 'u' WHERE k < 10", "ROLLBACK",
          "SELECT count(*), sum(length(v)) FROM t"});
 }
 

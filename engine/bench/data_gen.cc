@@ -37,8 +37,8 @@ const fs::path& ScratchDir() {
     // issue the same syncs). ENGINE_BENCH_SCRATCH overrides.
     const char* env = std::getenv("ENGINE_BENCH_SCRATCH");
     fs::path base = env && *env ? fs::path(env)
-                    : (access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
-                                                      : fs::temp_directory_path());
+                                : (access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
+                                                                 : fs::temp_directory_path());
     std::string tmpl = (base / "engine-bench-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) throw BenchError("cannot create a scratch folder");
     return fs::path(tmpl);
@@ -218,8 +218,7 @@ void LoadTpcc(SqliteConn& db, Rng& rng, const TpccSizes& z) {
 }  // namespace
 
 std::string Rng::text(int min_len, int max_len) {
-  static const char kAlphabet[] =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ";
+  static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ";
   int n = static_cast<int>(range(min_len, max_len));
   std::string s(static_cast<size_t>(n), ' ');
   for (auto& c : s) c = kAlphabet[next() % (sizeof kAlphabet - 1)];
@@ -236,8 +235,8 @@ TpccSizes TpccSizes::For(const Scale& s) {
 }
 
 std::string LastName(int n) {
-  static const char* kSyllables[] = {"BAR", "OUGHT", "ABLE", "PRI", "PRES",
-                                     "ESE", "ANTI", "CALLY", "ATION", "EING"};
+  static const char* kSyllables[] = {"BAR", "OUGHT", "ABLE",  "PRI",   "PRES",
+                                     "ESE", "ANTI",  "CALLY", "ATION", "EING"};
   return std::string(kSyllables[n / 100]) + kSyllables[(n / 10) % 10] + kSyllables[n % 10];
 }
 

@@ -33,11 +33,16 @@ class EngineStmt {
   // SQLite's type codes, so both sides read results through one code path.
   int type(int i) const {
     switch (st_->column_type(i)) {
-      case engine::ValueType::kInteger: return 1;
-      case engine::ValueType::kReal: return 2;
-      case engine::ValueType::kText: return 3;
-      case engine::ValueType::kBlob: return 4;
-      case engine::ValueType::kNull: return 5;
+      case engine::ValueType::kInteger:
+        return 1;
+      case engine::ValueType::kReal:
+        return 2;
+      case engine::ValueType::kText:
+        return 3;
+      case engine::ValueType::kBlob:
+        return 4;
+      case engine::ValueType::kNull:
+        return 5;
     }
     return 5;
   }
@@ -71,8 +76,9 @@ class EngineConn {
 
   std::unique_ptr<Stmt> prepare(std::string_view sql) {
     auto st = db_->Prepare(sql);
-    if (!st.ok()) throw BenchError("engine prepare failed: " + st.status().ToString() + " in: " +
-                                   std::string(sql));
+    if (!st.ok())
+      throw BenchError("engine prepare failed: " + st.status().ToString() +
+                       " in: " + std::string(sql));
     return std::make_unique<Stmt>(std::move(st).value());
   }
   void exec(const std::string& sql) {

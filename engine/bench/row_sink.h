@@ -18,7 +18,9 @@ struct Sink {
     for (int i = 0; i < ncols; ++i) {
       // Reading by the column's own type is what a real client does.
       switch (st.type(i)) {
-        case 1: acc += static_cast<uint64_t>(st.int64(i)); break;
+        case 1:
+          acc += static_cast<uint64_t>(st.int64(i));
+          break;
         case 2: {
           double d = st.real(i);
           uint64_t bits;
@@ -31,7 +33,8 @@ struct Sink {
           acc += t.size() + (t.empty() ? 0 : static_cast<unsigned char>(t[0]));
           break;
         }
-        default: acc += 7;
+        default:
+          acc += 7;
       }
     }
   }

@@ -19,10 +19,10 @@ namespace bench {
 class SqliteStmt {
  public:
   SqliteStmt(sqlite3* db, std::string_view sql) : db_(db) {
-    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()),
-                           SQLITE_PREPARE_PERSISTENT, &st_, nullptr) != SQLITE_OK) {
-      throw BenchError("sqlite prepare failed: " + std::string(sqlite3_errmsg(db)) + " in: " +
-                       std::string(sql));
+    if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &st_, nullptr) != SQLITE_OK) {
+      throw BenchError("sqlite prepare failed: " + std::string(sqlite3_errmsg(db)) +
+                       " in: " + std::string(sql));
     }
   }
   ~SqliteStmt() { sqlite3_finalize(st_); }
@@ -56,7 +56,8 @@ class SqliteStmt {
 
  private:
   void check(int rc) {
-    if (rc != SQLITE_OK) throw BenchError("sqlite bind failed: " + std::string(sqlite3_errmsg(db_)));
+    if (rc != SQLITE_OK)
+      throw BenchError("sqlite bind failed: " + std::string(sqlite3_errmsg(db_)));
   }
   sqlite3* db_;
   sqlite3_stmt* st_ = nullptr;
@@ -71,8 +72,8 @@ class SqliteConn {
     // NOMUTEX: one thread uses the connection, and the engine takes no locks
     // per call either; serialized mode would add a mutex round trip to every
     // bind, step and column read.
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
       std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close(db_);
       throw BenchError("cannot open " + path + ": " + msg);
@@ -84,9 +85,7 @@ class SqliteConn {
   SqliteConn(const SqliteConn&) = delete;
   SqliteConn& operator=(const SqliteConn&) = delete;
 
-  std::unique_ptr<Stmt> prepare(std::string_view sql) {
-    return std::make_unique<Stmt>(db_, sql);
-  }
+  std::unique_ptr<Stmt> prepare(std::string_view sql) { return std::make_unique<Stmt>(db_, sql); }
 
   void exec(const std::string& sql) {
     char* err = nullptr;

@@ -19,6 +19,7 @@ class Timing {
     state_.ResumeTiming();
     hook_.start();
   }
+
  private:
   benchmark::State& state_;
   perfci::BenchHook& hook_;

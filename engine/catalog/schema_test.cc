@@ -32,7 +32,9 @@ std::vector<std::string> AutoNames(const std::string& sql) {
 }
 
 TEST(SchemaTest, AffinitiesAndRowidAlias) {
-  auto t = Table("CREATE TABLE t(id INTEGER PRIMARY KEY, a VARCHAR(10), b FLOATING POINT, c, d DECIMAL(5,2), e BIGINT)");
+  auto t = Table(
+      "CREATE TABLE t(id INTEGER PRIMARY KEY, a VARCHAR(10), b FLOATING POINT, c, d DECIMAL(5,2), "
+      "e BIGINT)");
   EXPECT_EQ(t->rowid_alias, 0);
   EXPECT_EQ(t->columns[1].affinity, Affinity::kText);
   EXPECT_EQ(t->columns[2].affinity, Affinity::kInteger);  // "POINT" contains INT
@@ -62,9 +64,10 @@ TEST(SchemaTest, LoadsWhatSqliteWrote) {
   const std::string path = dir.file("s.db");
   {
     testing::SqliteDb db(path);
-    ASSERT_TRUE(db.Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT UNIQUE, b REAL);"
-                        "CREATE INDEX tb ON t(b DESC, a);"
-                        "CREATE VIEW v(x) AS SELECT a FROM t;"))
+    ASSERT_TRUE(
+        db.Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT UNIQUE, b REAL);"
+                "CREATE INDEX tb ON t(b DESC, a);"
+                "CREATE VIEW v(x) AS SELECT a FROM t;"))
         << db.error();
   }
   auto tree = BTree::Open(path, PagerOptions{});

@@ -24,9 +24,11 @@ Bound RowidBound(Value v, bool lower, bool inclusive, int64_t* out) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   switch (v.type()) {
-    case ValueType::kNull: return Bound::kEmpty;
+    case ValueType::kNull:
+      return Bound::kEmpty;
     case ValueType::kText:
-    case ValueType::kBlob: return lower ? Bound::kEmpty : Bound::kNone;
+    case ValueType::kBlob:
+      return lower ? Bound::kEmpty : Bound::kNone;
     case ValueType::kInteger: {
       int64_t i = v.as_int();
       if (!inclusive) {
@@ -186,7 +188,8 @@ Result<bool> CoreRun::First(LevelRun& lv) {
   lv.row->values = nullptr;
   BTree* tree = ctx_->tree();
   switch (p.access) {
-    case Access::kOneRow: return true;
+    case Access::kOneRow:
+      return true;
     case Access::kSubquery: {
       if (lv.generation != ctx_->generation()) {
         SelectRun* run = ctx_->Run(p.subquery);
@@ -309,8 +312,9 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         ENGINE_RETURN_IF_ERROR(ctx_->Eval(node, out));
         if (cmp != func::Affinity::kNone && cmp != func::Affinity::kBlob) {
           const int col = ix.columns[pos];
-          const func::Affinity a =
-              col == t.rowid_alias ? func::Affinity::kInteger : t.columns[static_cast<size_t>(col)].affinity;
+          const func::Affinity a = col == t.rowid_alias
+                                       ? func::Affinity::kInteger
+                                       : t.columns[static_cast<size_t>(col)].affinity;
           *out = func::ApplyAffinity(*out, a, ctx_->arena());
         }
         // The key outlives this row's scratch arena: the walk compares against it.
@@ -375,8 +379,10 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
   const plan::Level& p = *lv.plan;
   switch (p.access) {
     case Access::kOneRow:
-    case Access::kRowidEq: return false;
-    case Access::kRowidIn: return NextInKey(lv);
+    case Access::kRowidEq:
+      return false;
+    case Access::kRowidIn:
+      return NextInKey(lv);
     case Access::kSubquery:
       if (++lv.pos >= lv.rows.size()) return false;
       lv.row->values = lv.rows.row(lv.pos);
@@ -440,9 +446,8 @@ Result<bool> CoreRun::JoinNext() {
     // An index seek yields only rows that satisfy the conjuncts it used; a
     // rowid seek does when its keys were integers.
     const std::vector<int32_t>& on_filters =
-        p.access == plan::Access::kIndex ||
-                (lv.exact && (p.access == plan::Access::kRowidEq ||
-                              p.access == plan::Access::kRowidRange))
+        p.access == plan::Access::kIndex || (lv.exact && (p.access == plan::Access::kRowidEq ||
+                                                          p.access == plan::Access::kRowidRange))
             ? p.residual_filters
             : p.on_filters;
     while (have) {
@@ -501,7 +506,8 @@ Status CoreRun::Accumulate() {
   key_scratch_.resize(nkey);
   auto new_group = [&]() {
     groups_.emplace_back();
-    for (const plan::AggSpec& spec : core_->aggs) groups_.back().aggs.emplace_back(spec.kind, spec.distinct);
+    for (const plan::AggSpec& spec : core_->aggs)
+      groups_.back().aggs.emplace_back(spec.kind, spec.distinct);
     groups_.back().captures.resize(ncap);
   };
   single_minmax_ = naggs == 1 && (core_->aggs[0].kind == func::AggregateKind::kMin ||

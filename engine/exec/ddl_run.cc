@@ -22,11 +22,13 @@ Status CheckNewName(const catalog::Schema& schema, const std::string& name, cons
                     int name_at = -1) {
   if (Reserved(name)) return Status::SqlError("object name reserved for internal use: " + name);
   if (const catalog::TableInfo* t = schema.FindTable(name)) {
-    if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + t->name);
+    if (std::string(kind) == "index")
+      return Status::SqlError("there is already a table named " + t->name);
     return Status::SqlError("table " + name + " already exists").WithOffset(name_at);
   }
   if (schema.FindView(name) != nullptr) {
-    if (std::string(kind) == "index") return Status::SqlError("there is already a table named " + name);
+    if (std::string(kind) == "index")
+      return Status::SqlError("there is already a table named " + name);
     return Status::SqlError("view " + name + " already exists").WithOffset(name_at);
   }
   if (schema.FindIndex(name) != nullptr) {
@@ -70,7 +72,8 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
     if (ix.unique && !has_null) {
       if (!probe) probe.emplace(&tree, ix.root, desc);
       bool exact = false;
-      ENGINE_RETURN_IF_ERROR(probe->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
+      ENGINE_RETURN_IF_ERROR(
+          probe->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
       if (exact) {
         std::string msg = "UNIQUE constraint failed: ";
         for (size_t i = 0; i < ix.columns.size(); ++i) {
@@ -81,7 +84,8 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
       }
     }
     key.push_back(Value::Integer(rowid));
-    ENGINE_RETURN_IF_ERROR(tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), desc));
+    ENGINE_RETURN_IF_ERROR(
+        tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), desc));
     ENGINE_RETURN_IF_ERROR(rows.next());
   }
   return Status::OK();

@@ -61,9 +61,15 @@ Status DmlRun::Execute(int64_t* changes, int64_t* last_rowid) {
   next_rowid_known_ = false;
   Status st;
   switch (dml_->kind) {
-    case plan::Dml::Kind::kInsert: st = RunInsert(changes, last_rowid); break;
-    case plan::Dml::Kind::kUpdate: st = RunUpdate(changes); break;
-    case plan::Dml::Kind::kDelete: st = RunDelete(changes); break;
+    case plan::Dml::Kind::kInsert:
+      st = RunInsert(changes, last_rowid);
+      break;
+    case plan::Dml::Kind::kUpdate:
+      st = RunUpdate(changes);
+      break;
+    case plan::Dml::Kind::kDelete:
+      st = RunDelete(changes);
+      break;
   }
   Release();
   return st;
@@ -99,8 +105,7 @@ Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   return ctx_->tree()->Delete(&cur);
 }
 
-Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
-                                       int64_t self) {
+Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self) {
   const catalog::IndexInfo* info = table_->indexes[ix];
   if (!info->unique) return -1;
   const Value* key = BuildKey(ix, vals, rowid);
@@ -190,7 +195,8 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   const size_t n = table_->columns.size();
   row_.resize(n + 1);
   for (size_t c = 0; c < n; ++c) row_[c] = reader_.column(static_cast<int>(c));
-  if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = Value::Integer(rowid);
+  if (table_->rowid_alias >= 0)
+    row_[static_cast<size_t>(table_->rowid_alias)] = Value::Integer(rowid);
   row_[n] = Value::Integer(rowid);
   // Copy out of the page: the deletes below rewrite it.
   old_.Reset(static_cast<int>(n + 1));
@@ -320,7 +326,8 @@ Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
     }
     bool skipped;
     int64_t rowid = 0;
-    ENGINE_RETURN_IF_ERROR(InsertRow(vals.data(), has_rowid ? &rowid_in : nullptr, &skipped, &rowid));
+    ENGINE_RETURN_IF_ERROR(
+        InsertRow(vals.data(), has_rowid ? &rowid_in : nullptr, &skipped, &rowid));
     if (!skipped) {
       ++*changes;
       *last_rowid = rowid;
@@ -409,8 +416,8 @@ Status DmlRun::RunUpdate(int64_t* changes) {
         if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
         continue;
       }
-      row_[static_cast<size_t>(c)] =
-          func::ApplyAffinity(newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
     }
     bool skip;
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
@@ -418,7 +425,8 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
       bool t = rowid_changed;
       for (int c : table_->indexes[ix]->columns) {
-        for (const auto& s : dml_->sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
+        for (const auto& s : dml_->sets)
+          t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
       }
       touched[ix] = t;
     }
@@ -428,12 +436,15 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       bool exists = false;
       ENGINE_RETURN_IF_ERROR(TableCursor().seek(new_rowid, &exists));
       if (exists) {
-        if (dml_->conflict == ConflictAction::kIgnore) ignore_row = true;
-        else if (dml_->conflict == ConflictAction::kReplace) doomed_.push_back(new_rowid);
+        if (dml_->conflict == ConflictAction::kIgnore)
+          ignore_row = true;
+        else if (dml_->conflict == ConflictAction::kReplace)
+          doomed_.push_back(new_rowid);
         else {
-          const std::string col = table_->rowid_alias >= 0
-                                      ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
-                                      : "rowid";
+          const std::string col =
+              table_->rowid_alias >= 0
+                  ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
+                  : "rowid";
           return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
         }
       }
@@ -442,9 +453,12 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       if (!touched[ix]) continue;
       ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, row_.data(), new_rowid, rowid));
       if (other < 0) continue;
-      if (dml_->conflict == ConflictAction::kIgnore) ignore_row = true;
-      else if (dml_->conflict == ConflictAction::kReplace) doomed_.push_back(other);
-      else return UniqueError(ix);
+      if (dml_->conflict == ConflictAction::kIgnore)
+        ignore_row = true;
+      else if (dml_->conflict == ConflictAction::kReplace)
+        doomed_.push_back(other);
+      else
+        return UniqueError(ix);
     }
     if (ignore_row) continue;
     // The new values must survive the deletes below (they may view the old page).

@@ -58,9 +58,9 @@ class DmlRun {
   RecordBuilder builder_;
   RecordReader reader_;
   std::vector<Value> key_;
-  std::vector<Value> row_;   // values in table order
-  std::vector<Value> ins_;   // the row being inserted
-  RowStore old_;             // the row being updated or deleted, copied out of its page
+  std::vector<Value> row_;  // values in table order
+  std::vector<Value> ins_;  // the row being inserted
+  RowStore old_;            // the row being updated or deleted, copied out of its page
   std::vector<int64_t> rowids_;
   std::vector<int64_t> doomed_;
   RowStore source_rows_;

@@ -4,11 +4,11 @@
 #include <algorithm>
 
 #include "engine/exec/exec_context.h"
-#include "engine/func/scalar_functions.h"
 #include "engine/func/affinity.h"
 #include "engine/func/arith.h"
 #include "engine/func/cast.h"
 #include "engine/func/like.h"
+#include "engine/func/scalar_functions.h"
 
 namespace engine::exec {
 
@@ -41,14 +41,22 @@ namespace {
 
 func::CompareOp ToCompare(sql::BinaryOp op) {
   switch (op) {
-    case sql::BinaryOp::kEq: return func::CompareOp::kEq;
-    case sql::BinaryOp::kNe: return func::CompareOp::kNe;
-    case sql::BinaryOp::kIs: return func::CompareOp::kIs;
-    case sql::BinaryOp::kIsNot: return func::CompareOp::kIsNot;
-    case sql::BinaryOp::kLt: return func::CompareOp::kLt;
-    case sql::BinaryOp::kLe: return func::CompareOp::kLe;
-    case sql::BinaryOp::kGt: return func::CompareOp::kGt;
-    default: return func::CompareOp::kGe;
+    case sql::BinaryOp::kEq:
+      return func::CompareOp::kEq;
+    case sql::BinaryOp::kNe:
+      return func::CompareOp::kNe;
+    case sql::BinaryOp::kIs:
+      return func::CompareOp::kIs;
+    case sql::BinaryOp::kIsNot:
+      return func::CompareOp::kIsNot;
+    case sql::BinaryOp::kLt:
+      return func::CompareOp::kLt;
+    case sql::BinaryOp::kLe:
+      return func::CompareOp::kLe;
+    case sql::BinaryOp::kGt:
+      return func::CompareOp::kGt;
+    default:
+      return func::CompareOp::kGe;
   }
 }
 
@@ -80,8 +88,12 @@ bool IsComparisonOp(sql::BinaryOp op) {
 Status ExecContext::Eval(int32_t id, Value* out) {
   const Node& n = prog_->node(id);
   switch (n.op) {
-    case Op::kConst: *out = n.k; return Status::OK();
-    case Op::kParam: *out = params_[static_cast<size_t>(n.col)]; return Status::OK();
+    case Op::kConst:
+      *out = n.k;
+      return Status::OK();
+    case Op::kParam:
+      *out = params_[static_cast<size_t>(n.col)];
+      return Status::OK();
     case Op::kColumn: {
       const SourceRow& s = sources_[static_cast<size_t>(n.src)];
       if (s.null_row) {
@@ -98,8 +110,12 @@ Status ExecContext::Eval(int32_t id, Value* out) {
       }
       return Status::OK();
     }
-    case Op::kGroupCol: *out = group_captures[n.col]; return Status::OK();
-    case Op::kAggRef: *out = group_aggs[n.col]; return Status::OK();
+    case Op::kGroupCol:
+      *out = group_captures[n.col];
+      return Status::OK();
+    case Op::kAggRef:
+      *out = group_aggs[n.col];
+      return Status::OK();
     case Op::kUnary: {
       Value a;
       ENGINE_RETURN_IF_ERROR(Eval(n.a, &a));
@@ -172,18 +188,23 @@ Status ExecContext::Eval(int32_t id, Value* out) {
       *out = (n.flags & Node::kNegated) ? func::Not(*r) : *r;
       return Status::OK();
     }
-    case Op::kInList: return EvalIn(n, out);
-    case Op::kInSelect: return EvalInSelect(n, out);
+    case Op::kInList:
+      return EvalIn(n, out);
+    case Op::kInSelect:
+      return EvalInSelect(n, out);
     case Op::kExists:
-    case Op::kScalar: return EvalSubquery(n, out);
-    case Op::kCase: return EvalCase(n, out);
+    case Op::kScalar:
+      return EvalSubquery(n, out);
+    case Op::kCase:
+      return EvalCase(n, out);
     case Op::kCast: {
       Value a;
       ENGINE_RETURN_IF_ERROR(Eval(n.a, &a));
       *out = func::CastValue(a, n.aff, *arena_);
       return Status::OK();
     }
-    case Op::kFunction: return EvalFunction(n, out);
+    case Op::kFunction:
+      return EvalFunction(n, out);
   }
   return Status::SqlError("bad expression");
 }
@@ -269,8 +290,10 @@ Status ExecContext::EvalInSelect(const Node& n, Value* out) {
   size_t lo = 0, hi = rows.size();
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (compare_values(rows.row(mid)[0], probe) < 0) lo = mid + 1;
-    else hi = mid;
+    if (compare_values(rows.row(mid)[0], probe) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   bool found = lo < rows.size() && compare_values(rows.row(lo)[0], probe) == 0;
   if (!found && n.aff != func::Affinity::kNone && n.aff != func::Affinity::kBlob) {

@@ -35,8 +35,8 @@ using RowSet = std::set<size_t, RowIndexLess>;
 struct SourceRow {
   RecordReader reader;  // table row, or index key for covering access
   int64_t rowid = 0;
-  bool null_row = false;           // LEFT JOIN without a match
-  const Value* values = nullptr;   // materialised sources
+  bool null_row = false;          // LEFT JOIN without a match
+  const Value* values = nullptr;  // materialised sources
 };
 
 class ExecContext;
@@ -48,22 +48,22 @@ struct LevelRun {
   SourceRow* row = nullptr;
   std::optional<BtCursor> table;
   std::optional<BtCursor> index;
-  std::vector<Value> key;  // index seek key: equality values then the lower bound
+  std::vector<Value> key;          // index seek key: equality values then the lower bound
   func::ValueArena key_arena{64};  // bytes of TEXT keys
-  Value hi;                // index upper bound (after affinity)
+  Value hi;                        // index upper bound (after affinity)
   bool has_hi = false;
-  Value lo;                // index lower bound, for a walk downwards (plan reverse)
+  Value lo;  // index lower bound, for a walk downwards (plan reverse)
   bool has_lo = false;
-  int64_t rlo = 0, rhi = 0;  // rowid range, inclusive
+  int64_t rlo = 0, rhi = 0;      // rowid range, inclusive
   std::vector<int64_t> in_keys;  // kRowidIn: sorted distinct rowids still to visit
   bool fresh = true;
   bool matched = false;
   bool exhausted = false;
   bool exact = false;  // the rowid seek's keys were integers: residual filters suffice
-  size_t pos = 0;  // materialised sources
+  size_t pos = 0;      // materialised sources
   RowStore rows;
-  uint64_t generation = 0;  // execution whose rows `rows` holds
-  RecordReader ikey;        // index entry of a non-covering index walk
+  uint64_t generation = 0;       // execution whose rows `rows` holds
+  RecordReader ikey;             // index entry of a non-covering index walk
   std::unique_ptr<bool[]> desc;  // the index's DESC flags, as BtCursor takes them
 };
 

@@ -66,9 +66,12 @@ class Twin {
     for (size_t i = 0; i < args.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
       Status bound;
-      if (std::holds_alternative<int64_t>(args[i])) bound = st.BindInt(n, std::get<int64_t>(args[i]));
-      if (std::holds_alternative<double>(args[i])) bound = st.BindReal(n, std::get<double>(args[i]));
-      if (std::holds_alternative<std::string>(args[i])) bound = st.BindText(n, std::get<std::string>(args[i]));
+      if (std::holds_alternative<int64_t>(args[i]))
+        bound = st.BindInt(n, std::get<int64_t>(args[i]));
+      if (std::holds_alternative<double>(args[i]))
+        bound = st.BindReal(n, std::get<double>(args[i]));
+      if (std::holds_alternative<std::string>(args[i]))
+        bound = st.BindText(n, std::get<std::string>(args[i]));
       if (std::holds_alternative<Null>(args[i])) bound = st.BindNull(n);
       EXPECT_TRUE(bound.ok()) << bound.ToString();
     }
@@ -83,10 +86,18 @@ class Twin {
       for (int c = 0; c < st.column_count(); ++c) {
         const Value& v = st.column_value(c);
         switch (v.type()) {
-          case ValueType::kNull: row += "n|"; break;
-          case ValueType::kInteger: row += "i" + std::to_string(v.as_int()) + "|"; break;
-          case ValueType::kReal: row += "r" + Real(v.as_real()) + "|"; break;
-          default: row += "t" + std::string(v.as_text()) + "|"; break;
+          case ValueType::kNull:
+            row += "n|";
+            break;
+          case ValueType::kInteger:
+            row += "i" + std::to_string(v.as_int()) + "|";
+            break;
+          case ValueType::kReal:
+            row += "r" + Real(v.as_real()) + "|";
+            break;
+          default:
+            row += "t" + std::string(v.as_text()) + "|";
+            break;
         }
       }
       rows.push_back(row);
@@ -99,8 +110,10 @@ class Twin {
     sqlite3_reset(sqlite_);
     for (size_t i = 0; i < args.size(); ++i) {
       const int n = static_cast<int>(i) + 1;
-      if (std::holds_alternative<int64_t>(args[i])) sqlite3_bind_int64(sqlite_, n, std::get<int64_t>(args[i]));
-      if (std::holds_alternative<double>(args[i])) sqlite3_bind_double(sqlite_, n, std::get<double>(args[i]));
+      if (std::holds_alternative<int64_t>(args[i]))
+        sqlite3_bind_int64(sqlite_, n, std::get<int64_t>(args[i]));
+      if (std::holds_alternative<double>(args[i]))
+        sqlite3_bind_double(sqlite_, n, std::get<double>(args[i]));
       if (std::holds_alternative<std::string>(args[i])) {
         const std::string& t = std::get<std::string>(args[i]);
         sqlite3_bind_text(sqlite_, n, t.data(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
@@ -112,12 +125,20 @@ class Twin {
       std::string row;
       for (int c = 0; c < sqlite3_column_count(sqlite_); ++c) {
         switch (sqlite3_column_type(sqlite_, c)) {
-          case SQLITE_NULL: row += "n|"; break;
-          case SQLITE_INTEGER: row += "i" + std::to_string(sqlite3_column_int64(sqlite_, c)) + "|"; break;
-          case SQLITE_FLOAT: row += "r" + Real(sqlite3_column_double(sqlite_, c)) + "|"; break;
+          case SQLITE_NULL:
+            row += "n|";
+            break;
+          case SQLITE_INTEGER:
+            row += "i" + std::to_string(sqlite3_column_int64(sqlite_, c)) + "|";
+            break;
+          case SQLITE_FLOAT:
+            row += "r" + Real(sqlite3_column_double(sqlite_, c)) + "|";
+            break;
           default:
-            row += "t" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(sqlite_, c)),
-                                     static_cast<size_t>(sqlite3_column_bytes(sqlite_, c))) + "|";
+            row += "t" +
+                   std::string(reinterpret_cast<const char*>(sqlite3_column_text(sqlite_, c)),
+                               static_cast<size_t>(sqlite3_column_bytes(sqlite_, c))) +
+                   "|";
         }
       }
       rows.push_back(row);
@@ -169,9 +190,10 @@ class PreparedDmlTest : public ::testing::Test {
 
   // Every table, every row, in key order.
   void ExpectSameTables() {
-    for (const char* q : {"SELECT * FROM item ORDER BY i_id", "SELECT * FROM stock ORDER BY s_w_id, s_i_id",
-                          "SELECT * FROM ol ORDER BY w_id, d_id, o_id, num",
-                          "SELECT rowid, * FROM hist ORDER BY rowid", "SELECT * FROM mixed ORDER BY id"}) {
+    for (const char* q :
+         {"SELECT * FROM item ORDER BY i_id", "SELECT * FROM stock ORDER BY s_w_id, s_i_id",
+          "SELECT * FROM ol ORDER BY w_id, d_id, o_id, num",
+          "SELECT rowid, * FROM hist ORDER BY rowid", "SELECT * FROM mixed ORDER BY id"}) {
       Prep(q)->Run({});
     }
   }
@@ -190,12 +212,15 @@ TEST_F(PreparedDmlTest, TransactionsOfPreparedStatementsMatchSqlite) {
   auto item_upd = Prep("UPDATE item SET i_name = ?, i_price = i_price + 1 WHERE i_id = ?");
   auto stock_ins = Prep("INSERT INTO stock VALUES (?, ?, ?, ?)");
   auto stock_get = Prep("SELECT s_quantity, s_data FROM stock WHERE s_w_id = ? AND s_i_id = ?");
-  auto stock_upd = Prep("UPDATE stock SET s_quantity = ?, s_data = ? WHERE s_w_id = ? AND s_i_id = ?");
+  auto stock_upd =
+      Prep("UPDATE stock SET s_quantity = ?, s_data = ? WHERE s_w_id = ? AND s_i_id = ?");
   auto ol_ins = Prep("INSERT INTO ol VALUES (?, ?, ?, ?, ?, ?, NULL)");
   auto ol_deliver = Prep("UPDATE ol SET info = ? WHERE w_id = ? AND d_id = ? AND o_id = ?");
   auto ol_del = Prep("DELETE FROM ol WHERE w_id = ? AND d_id = ? AND o_id = ?");
-  auto ol_sum = Prep("SELECT sum(amount), count(*) FROM ol WHERE w_id = ? AND d_id = ? AND o_id = ?");
-  auto ol_range = Prep("SELECT o_id, num, i_id FROM ol WHERE w_id = ? AND d_id = ? AND o_id >= ? AND o_id < ?");
+  auto ol_sum =
+      Prep("SELECT sum(amount), count(*) FROM ol WHERE w_id = ? AND d_id = ? AND o_id = ?");
+  auto ol_range =
+      Prep("SELECT o_id, num, i_id FROM ol WHERE w_id = ? AND d_id = ? AND o_id >= ? AND o_id < ?");
   auto stock_level = Prep(
       "SELECT count(DISTINCT s_i_id) FROM ol, stock WHERE w_id = ? AND d_id = ? AND o_id < ? AND "
       "o_id >= ? AND s_w_id = ? AND s_i_id = i_id AND s_quantity < ?");
@@ -203,16 +228,20 @@ TEST_F(PreparedDmlTest, TransactionsOfPreparedStatementsMatchSqlite) {
   auto hist_ins = Prep("INSERT INTO hist VALUES (?, ?)");
 
   std::mt19937_64 rng(424242);
-  auto pick = [&](int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1)); };
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1));
+  };
   auto text = [&](size_t n) { return std::string(n, static_cast<char>('a' + rng() % 26)); };
 
   // Items in rowid order (the append path), stock for two warehouses.
   Exec("BEGIN");
   for (int64_t i = 1; i <= 400; ++i) {
-    item_ins->Run({i, text(static_cast<size_t>(pick(3, 30))), static_cast<double>(pick(100, 9999)) / 100});
+    item_ins->Run(
+        {i, text(static_cast<size_t>(pick(3, 30))), static_cast<double>(pick(100, 9999)) / 100});
   }
   for (int64_t w = 1; w <= 2; ++w) {
-    for (int64_t i = 1; i <= 400; ++i) stock_ins->Run({i, w, pick(10, 100), text(static_cast<size_t>(pick(0, 40)))});
+    for (int64_t i = 1; i <= 400; ++i)
+      stock_ins->Run({i, w, pick(10, 100), text(static_cast<size_t>(pick(0, 40)))});
   }
   Exec("COMMIT");
   ExpectSameTables();
@@ -332,9 +361,18 @@ TEST_F(PreparedDmlTest, IndexSeeksWithMixedTypesMatchSqlite) {
   Exec("BEGIN");
   auto ins = Prep("INSERT INTO mixed VALUES (?, ?, ?, ?)");
   std::mt19937_64 rng(77);
-  const std::vector<Arg> values = {Null{},       int64_t{5},  int64_t{-3}, 5.0,          5.5,
-                                   std::string("5"), std::string("5.0"), std::string("abc"),
-                                   std::string(""), int64_t{7}, 7.25,   std::string("07")};
+  const std::vector<Arg> values = {Null{},
+                                   int64_t{5},
+                                   int64_t{-3},
+                                   5.0,
+                                   5.5,
+                                   std::string("5"),
+                                   std::string("5.0"),
+                                   std::string("abc"),
+                                   std::string(""),
+                                   int64_t{7},
+                                   7.25,
+                                   std::string("07")};
   for (int64_t id = 1; id <= 300; ++id) {
     ins->Run({id, values[rng() % values.size()], values[rng() % values.size()],
               values[rng() % values.size()]});

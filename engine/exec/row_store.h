@@ -22,7 +22,9 @@ class RowStore {
     arena_.Reset();
   }
   int width() const { return width_; }
-  size_t size() const { return width_ == 0 ? count_ : values_.size() / static_cast<size_t>(width_); }
+  size_t size() const {
+    return width_ == 0 ? count_ : values_.size() / static_cast<size_t>(width_);
+  }
   void Add(const Value* row) {
     for (int i = 0; i < width_; ++i) values_.push_back(arena_.Copy(row[i]));
     if (width_ == 0) ++count_;
@@ -61,9 +63,12 @@ class OwnedValue {
   }
   Value get() const {
     switch (type_) {
-      case ValueType::kText: return Value::Text(buf_.data(), buf_.size());
-      case ValueType::kBlob: return Value::Blob(buf_.data(), buf_.size());
-      default: return num_;
+      case ValueType::kText:
+        return Value::Text(buf_.data(), buf_.size());
+      case ValueType::kBlob:
+        return Value::Blob(buf_.data(), buf_.size());
+      default:
+        return num_;
     }
   }
   bool is_null() const { return type_ == ValueType::kNull; }

@@ -123,9 +123,12 @@ Status SelectRun::Fill() {
     auto rit = right.begin();
     while (lit != left.end() || rit != right.end()) {
       int c;
-      if (lit == left.end()) c = 1;
-      else if (rit == right.end()) c = -1;
-      else c = CompareRows(store_.row(*lit), set_rows_.row(*rit), vis);
+      if (lit == left.end())
+        c = 1;
+      else if (rit == right.end())
+        c = -1;
+      else
+        c = CompareRows(store_.row(*lit), set_rows_.row(*rit), vis);
       if (c < 0) {
         if (op != sql::CompoundOp::kIntersect) merged.Add(store_.row(*lit));
         ++lit;

@@ -30,10 +30,18 @@ class Explainer {
         std::string what = "LEFT-MOST SUBQUERY";
         if (i > 0) {
           switch (s.ops[i - 1]) {
-            case sql::CompoundOp::kUnion: what = "UNION USING TEMP B-TREE"; break;
-            case sql::CompoundOp::kUnionAll: what = "UNION ALL"; break;
-            case sql::CompoundOp::kIntersect: what = "INTERSECT USING TEMP B-TREE"; break;
-            case sql::CompoundOp::kExcept: what = "EXCEPT USING TEMP B-TREE"; break;
+            case sql::CompoundOp::kUnion:
+              what = "UNION USING TEMP B-TREE";
+              break;
+            case sql::CompoundOp::kUnionAll:
+              what = "UNION ALL";
+              break;
+            case sql::CompoundOp::kIntersect:
+              what = "INTERSECT USING TEMP B-TREE";
+              break;
+            case sql::CompoundOp::kExcept:
+              what = "EXCEPT USING TEMP B-TREE";
+              break;
           }
         }
         Core(s.cores[i], Add(compound, what));
@@ -75,8 +83,8 @@ class Explainer {
       if (listed_[i] || kind_[i].empty()) continue;
       listed_[i] = true;
       const plan::Select& s = prog_.selects[i];
-      const int sub = Add(parent, (s.correlated ? "CORRELATED " : "") + kind_[i] + " " +
-                                      std::to_string(i));
+      const int sub =
+          Add(parent, (s.correlated ? "CORRELATED " : "") + kind_[i] + " " + std::to_string(i));
       Select(static_cast<int>(i), sub);
     }
   }
@@ -92,8 +100,10 @@ class Explainer {
 std::string DescribeLevel(const Level& lv) {
   const catalog::TableInfo* t = lv.table;
   switch (lv.access) {
-    case Access::kOneRow: return "SCAN CONSTANT ROW";
-    case Access::kSubquery: return "SCAN " + lv.display;
+    case Access::kOneRow:
+      return "SCAN CONSTANT ROW";
+    case Access::kSubquery:
+      return "SCAN " + lv.display;
     case Access::kScan:
       if (lv.index != nullptr) {
         return "SCAN " + lv.display + (lv.covering ? " USING COVERING INDEX " : " USING INDEX ") +
@@ -133,7 +143,8 @@ std::string DescribeLevel(const Level& lv) {
 std::vector<ExplainRow> ExplainQueryPlan(const Program& prog) {
   Explainer e(prog);
   if (prog.dml) {
-    if (prog.dml->kind != Dml::Kind::kInsert) e.rows.push_back({2, 0, DescribeLevel(prog.dml->level)});
+    if (prog.dml->kind != Dml::Kind::kInsert)
+      e.rows.push_back({2, 0, DescribeLevel(prog.dml->level)});
     return e.rows;
   }
   if (!prog.selects.empty()) e.Select(0, 0);

@@ -88,15 +88,15 @@ struct Level {
   int subquery = -1;
   Access access = Access::kScan;
   const catalog::IndexInfo* index = nullptr;
-  bool covering = false;  // the index alone answers; the table is not read
-  bool reverse = false;   // walk backwards (ORDER BY ... DESC on the rowid or the index)
-  bool rowid_order = false;  // ORDER BY relies on rowid order: keep the table scan
-  std::vector<int32_t> eq;  // key nodes
+  bool covering = false;         // the index alone answers; the table is not read
+  bool reverse = false;          // walk backwards (ORDER BY ... DESC on the rowid or the index)
+  bool rowid_order = false;      // ORDER BY relies on rowid order: keep the table scan
+  std::vector<int32_t> eq;       // key nodes
   std::vector<Affinity> eq_aff;  // comparison affinity of each equality
   int32_t lo = -1, hi = -1;
   Affinity lo_aff = Affinity::kNone, hi_aff = Affinity::kNone;
   bool lo_inclusive = true, hi_inclusive = true;
-  std::vector<int32_t> on_filters;     // decide whether the row joins
+  std::vector<int32_t> on_filters;  // decide whether the row joins
   // on_filters without the conjuncts the seek already guarantees: those of
   // a rowid seek (the executor picks this list when its keys were
   // integers), and those of an index seek (always picked for kIndex).
@@ -120,7 +120,7 @@ struct Core {
   std::vector<AggSpec> aggs;
   std::vector<int32_t> captures;  // normal nodes whose values a group keeps
   bool distinct = false;
-  bool values = false;                          // a VALUES core: rows of constants
+  bool values = false;  // a VALUES core: rows of constants
   std::vector<std::vector<int32_t>> value_rows;
 };
 
@@ -133,9 +133,12 @@ struct SortKey {
 // The collation bits of Node::flags for `c` (kCollExplicit not included).
 inline uint8_t CollationFlags(func::Collation c) {
   switch (c) {
-    case func::Collation::kNoCase: return Node::kCollNoCase;
-    case func::Collation::kRtrim: return Node::kCollRtrim;
-    case func::Collation::kBinary: break;
+    case func::Collation::kNoCase:
+      return Node::kCollNoCase;
+    case func::Collation::kRtrim:
+      return Node::kCollRtrim;
+    case func::Collation::kBinary:
+      break;
   }
   return 0;
 }
@@ -182,7 +185,8 @@ struct Program {
   std::vector<Node> nodes;
   std::vector<int32_t> lists;
   std::vector<std::unique_ptr<std::string>> strings;  // bytes of constants
-  std::deque<Select> selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
+  std::deque<Select>
+      selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
   int source_count = 0;
   int parameter_count = 0;
   std::unique_ptr<Dml> dml;

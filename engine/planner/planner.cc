@@ -25,8 +25,10 @@ bool IsComparison(sql::BinaryOp op) {
     case sql::BinaryOp::kLt:
     case sql::BinaryOp::kLe:
     case sql::BinaryOp::kGt:
-    case sql::BinaryOp::kGe: return true;
-    default: return false;
+    case sql::BinaryOp::kGe:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -71,12 +73,14 @@ Affinity Planner::ExprAffinity(int32_t id) const {
   switch (n.op) {
     case Op::kColumn:
     case Op::kGroupCol:
-    case Op::kCast: return n.aff;
+    case Op::kCast:
+      return n.aff;
     case Op::kScalar: {
       const Select& s = prog_->selects[static_cast<size_t>(n.src)];
       return s.affinities.empty() ? Affinity::kNone : s.affinities[0];
     }
-    default: return Affinity::kNone;
+    default:
+      return Affinity::kNone;
   }
 }
 
@@ -169,9 +173,9 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
         if (hidden) continue;
       }
       if (found != nullptr) {
-        return Status::SqlError("ambiguous column name: " +
-                                (qual.empty() ? std::string(name)
-                                              : std::string(qual) + "." + std::string(name)))
+        return Status::SqlError(
+                   "ambiguous column name: " +
+                   (qual.empty() ? std::string(name) : std::string(qual) + "." + std::string(name)))
             .WithOffset(ast.offset_of(e));
       }
       found = &item;
@@ -190,10 +194,11 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
     n.src = found->src;
     n.col = col;
     if (found->table != nullptr) {
-      n.aff = col < 0 ? Affinity::kInteger
-                      : found->table->columns[static_cast<size_t>(col)].affinity;
+      n.aff =
+          col < 0 ? Affinity::kInteger : found->table->columns[static_cast<size_t>(col)].affinity;
       if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
-      if (col >= 0) n.flags |= CollationFlags(found->table->columns[static_cast<size_t>(col)].collation);
+      if (col >= 0)
+        n.flags |= CollationFlags(found->table->columns[static_cast<size_t>(col)].collation);
     } else if (col >= 0 && static_cast<size_t>(col) < found->affinities.size()) {
       n.aff = found->affinities[static_cast<size_t>(col)];
     }
@@ -227,9 +232,9 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
     ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(name), &n));
     return AddNode(n);
   }
-  return Status::SqlError("no such column: " +
-                          (qual.empty() ? std::string(name)
-                                        : std::string(qual) + "." + std::string(name)))
+  return Status::SqlError("no such column: " + (qual.empty()
+                                                    ? std::string(name)
+                                                    : std::string(qual) + "." + std::string(name)))
       .WithOffset(ast.offset_of(e));
 }
 
@@ -248,9 +253,12 @@ bool Planner::HasAggregate(const sql::Ast& ast, sql::ExprId id) const {
   if (IsAggregateCall(ast, id)) return true;
   switch (e.kind) {
     case sql::ExprKind::kSubquery:
-    case sql::ExprKind::kExists: return false;
-    case sql::ExprKind::kInSelect: return HasAggregate(ast, e.left);
-    default: break;
+    case sql::ExprKind::kExists:
+      return false;
+    case sql::ExprKind::kInSelect:
+      return HasAggregate(ast, e.left);
+    default:
+      break;
   }
   if (HasAggregate(ast, e.left) || HasAggregate(ast, e.right) || HasAggregate(ast, e.third)) {
     return true;
@@ -364,9 +372,14 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
   const sql::Expr& e = ast.expr(id);
   Node n;
   switch (e.kind) {
-    case sql::ExprKind::kNull: return AddNode(n);
-    case sql::ExprKind::kInteger: n.k = Value::Integer(e.u.integer); return AddNode(n);
-    case sql::ExprKind::kReal: n.k = Value::Real(e.u.real); return AddNode(n);
+    case sql::ExprKind::kNull:
+      return AddNode(n);
+    case sql::ExprKind::kInteger:
+      n.k = Value::Integer(e.u.integer);
+      return AddNode(n);
+    case sql::ExprKind::kReal:
+      n.k = Value::Real(e.u.real);
+      return AddNode(n);
     case sql::ExprKind::kString:
       ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(ast.str(e.u.ids.a)), &n));
       return AddNode(n);
@@ -380,7 +393,8 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       n.col = static_cast<int32_t>(e.u.ids.b) - 1;
       prog_->parameter_count = std::max(prog_->parameter_count, static_cast<int>(e.u.ids.b));
       return AddNode(n);
-    case sql::ExprKind::kColumn: return CompileColumn(ast, e, scope);
+    case sql::ExprKind::kColumn:
+      return CompileColumn(ast, e, scope);
     case sql::ExprKind::kUnary: {
       n.op = Op::kUnary;
       n.sub = e.op;
@@ -392,7 +406,8 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       n.sub = e.op;
       ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
       ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
-      if (IsComparison(e.binary_op())) n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
+      if (IsComparison(e.binary_op()))
+        n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
       return AddNode(n);
     }
     case sql::ExprKind::kIsNull: {
@@ -443,7 +458,8 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
     }
     case sql::ExprKind::kInSelect:
     case sql::ExprKind::kSubquery:
-    case sql::ExprKind::kExists: return CompileSubquery(ast, e, scope);
+    case sql::ExprKind::kExists:
+      return CompileSubquery(ast, e, scope);
     case sql::ExprKind::kCase: {
       n.op = Op::kCase;
       if (e.left != sql::kNoExpr) {
@@ -481,7 +497,8 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
                                            CollationFlags(*coll) | Node::kCollExplicit);
       return c;
     }
-    case sql::ExprKind::kFunction: return CompileFunction(ast, e, scope);
+    case sql::ExprKind::kFunction:
+      return CompileFunction(ast, e, scope);
   }
   return Status::SqlError("unsupported expression");
 }

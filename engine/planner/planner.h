@@ -23,14 +23,14 @@ struct ScopeItem {
   const catalog::TableInfo* table = nullptr;  // null for subqueries and views
   std::vector<std::string> columns;           // subqueries and views
   std::vector<Affinity> affinities;
-  bool hidden_rowid = true;  // false for subqueries: no rowid
+  bool hidden_rowid = true;               // false for subqueries: no rowid
   std::vector<std::string> using_hidden;  // USING / NATURAL columns owned by the left side
 };
 
 struct Scope {
   std::vector<ScopeItem> items;
   const Scope* parent = nullptr;
-  int first_src = 0;  // sources below belong to enclosing queries
+  int first_src = 0;         // sources below belong to enclosing queries
   Select* select = nullptr;  // marked correlated when a name resolves further out
   // Aggregate mode: column references become captured group values.
   Core* agg_core = nullptr;
@@ -77,8 +77,8 @@ class Planner {
                                                   const std::string& name);
   void FinishScan(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
-                    sql::ExprId where, Scope* scope, Dml* dml,
-                    const std::string& indexed_by = {}, bool not_indexed = false);
+                    sql::ExprId where, Scope* scope, Dml* dml, const std::string& indexed_by = {},
+                    bool not_indexed = false);
   Result<int32_t> Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
   Result<int32_t> CompileColumn(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
   Result<int32_t> CompileFunction(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
@@ -87,8 +87,8 @@ class Planner {
   Result<int32_t> ColumnRef(const Scope* s, const ScopeItem& item, int col);
   Status BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const sql::Select& sel,
                   const Scope* outer, Select* out, Core* core, CoreBinding* bind, bool first);
-  Status AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::JoinType join,
-                     Core* core, CoreBinding* bind,
+  Status AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::JoinType join, Core* core,
+                     CoreBinding* bind,
                      std::vector<std::pair<const sql::TableRef*, int>>* constraints);
   Status AddUsing(const std::vector<std::string>& columns, int level, Core* core,
                   CoreBinding* bind);
@@ -109,7 +109,7 @@ class Planner {
 
   const catalog::Schema& schema_;
   Program* prog_;
-  std::vector<std::vector<bool>> used_;  // by source: columns read; last slot: rowid
+  std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid
   std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
   int view_depth_ = 0;
   // While compiling an aggregate's argument: the scope whose columns must

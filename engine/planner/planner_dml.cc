@@ -132,8 +132,10 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
       PlanTarget(ast, t, st.alias, st.where, &scope, dml.get(), st.indexed_by, st.not_indexed));
   for (const auto& [name, expr] : st.assignments) {
     int c = t->FindColumn(name);
-    if (c < 0 && IsRowidName(name)) c = -1;
-    else if (c < 0) return Status::SqlError("no such column: " + name);
+    if (c < 0 && IsRowidName(name))
+      c = -1;
+    else if (c < 0)
+      return Status::SqlError("no such column: " + name);
     if (c == t->rowid_alias) c = -1;
     ENGINE_ASSIGN_OR_RETURN(int32_t v, Compile(ast, expr, &scope));
     bool replaced = false;

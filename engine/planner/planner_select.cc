@@ -15,10 +15,14 @@ namespace {
 
 const char* CompoundName(sql::CompoundOp op) {
   switch (op) {
-    case sql::CompoundOp::kUnion: return "UNION";
-    case sql::CompoundOp::kUnionAll: return "UNION ALL";
-    case sql::CompoundOp::kIntersect: return "INTERSECT";
-    case sql::CompoundOp::kExcept: return "EXCEPT";
+    case sql::CompoundOp::kUnion:
+      return "UNION";
+    case sql::CompoundOp::kUnionAll:
+      return "UNION ALL";
+    case sql::CompoundOp::kIntersect:
+      return "INTERSECT";
+    case sql::CompoundOp::kExcept:
+      return "EXCEPT";
   }
   return "UNION";
 }
@@ -51,7 +55,8 @@ Result<int32_t> Planner::ColumnRef(const Scope* s, const ScopeItem& item, int co
     if (col >= 0 && col == item.table->rowid_alias) n.col = -1;
     n.aff = n.col < 0 ? Affinity::kInteger : item.table->columns[static_cast<size_t>(col)].affinity;
     if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
-    if (n.col >= 0) n.flags |= CollationFlags(item.table->columns[static_cast<size_t>(col)].collation);
+    if (n.col >= 0)
+      n.flags |= CollationFlags(item.table->columns[static_cast<size_t>(col)].collation);
   } else if (col >= 0 && static_cast<size_t>(col) < item.affinities.size()) {
     n.aff = item.affinities[static_cast<size_t>(col)];
   }
@@ -78,8 +83,8 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
                             std::vector<std::pair<const sql::TableRef*, int>>* constraints) {
   if (ref.kind == sql::TableRef::Kind::kGroup) {
     for (size_t i = 0; i < ref.group.size(); ++i) {
-      ENGINE_RETURN_IF_ERROR(AddFromItem(ast, ref.group[i], i == 0 ? join : ref.group[i].join,
-                                         core, bind, constraints));
+      ENGINE_RETURN_IF_ERROR(AddFromItem(ast, ref.group[i], i == 0 ? join : ref.group[i].join, core,
+                                         bind, constraints));
     }
     if (ref.on != sql::kNoExpr || !ref.using_columns.empty()) {
       constraints->push_back({&ref, static_cast<int>(core->levels.size()) - 1});
@@ -152,9 +157,10 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
     natural_.clear();
     for (const std::string& n : names) {
       for (const ScopeItem& left : bind->scope.items) {
-        bool has = left.table ? left.table->FindColumn(n) >= 0
-                              : std::any_of(left.columns.begin(), left.columns.end(),
-                                            [&](const std::string& c) { return EqualsNoCase(c, n); });
+        bool has = left.table
+                       ? left.table->FindColumn(n) >= 0
+                       : std::any_of(left.columns.begin(), left.columns.end(),
+                                     [&](const std::string& c) { return EqualsNoCase(c, n); });
         if (has) {
           natural_.push_back(n);
           break;
@@ -165,8 +171,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
   bind->scope.items.push_back(std::move(item));
   core->levels.push_back(std::move(level));
   if (join == sql::JoinType::kNatural || join == sql::JoinType::kNaturalLeft) {
-    natural_refs_.push_back(
-        {static_cast<int>(core->levels.size()) - 1, natural_});
+    natural_refs_.push_back({static_cast<int>(core->levels.size()) - 1, natural_});
   }
   if (ref.on != sql::kNoExpr || !ref.using_columns.empty()) {
     constraints->push_back({&ref, static_cast<int>(core->levels.size()) - 1});
@@ -200,7 +205,8 @@ Status Planner::AddUsing(const std::vector<std::string>& columns, int level, Cor
       return Status::SqlError("cannot join using column " + name +
                               " - column not present in both tables");
     }
-    ENGINE_ASSIGN_OR_RETURN(int32_t l, ColumnRef(nullptr, bind->scope.items[static_cast<size_t>(li)], lc));
+    ENGINE_ASSIGN_OR_RETURN(int32_t l,
+                            ColumnRef(nullptr, bind->scope.items[static_cast<size_t>(li)], lc));
     ENGINE_ASSIGN_OR_RETURN(int32_t r, ColumnRef(nullptr, right, rc));
     (void)lc;
     Node eq;
@@ -297,14 +303,16 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
     sql::ExprId target = g;
     if (ge.kind == sql::ExprKind::kInteger) {
       if (ge.u.integer < 1 || ge.u.integer > static_cast<int64_t>(sc.columns.size()) ||
-          sc.columns[static_cast<size_t>(ge.u.integer - 1)].kind != sql::ResultColumn::Kind::kExpr) {
+          sc.columns[static_cast<size_t>(ge.u.integer - 1)].kind !=
+              sql::ResultColumn::Kind::kExpr) {
         return Status::SqlError(OrdinalText(static_cast<size_t>(&g - sc.group_by.data())) +
                                 " GROUP BY term out of range - should be between 1 and " +
                                 std::to_string(sc.columns.size()));
       }
       target = sc.columns[static_cast<size_t>(ge.u.integer - 1)].expr;
     }
-    if (HasAggregate(ast, target)) return Status::SqlError("aggregate functions are not allowed in the GROUP BY clause");
+    if (HasAggregate(ast, target))
+      return Status::SqlError("aggregate functions are not allowed in the GROUP BY clause");
     ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, target, &bind->scope));
     core->group_by.push_back(c);
   }
@@ -320,7 +328,8 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
         std::string name = rc.alias;
         if (name.empty() && e.kind == sql::ExprKind::kColumn) {
           const Node& n = prog_->node(c);
-          const Node& col = n.op == Op::kGroupCol ? prog_->node(core->captures[static_cast<size_t>(n.col)]) : n;
+          const Node& col =
+              n.op == Op::kGroupCol ? prog_->node(core->captures[static_cast<size_t>(n.col)]) : n;
           name = std::string(ast.str(e.u.ids.a));
           if (col.op == Op::kColumn) {
             for (const Scope* s = &bind->scope; s != nullptr; s = s->parent) {
@@ -427,7 +436,8 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
     } else if (te.kind == sql::ExprKind::kColumn && ast.str(te.u.ids.b).empty()) {
       const std::string_view name = ast.str(te.u.ids.a);
       for (size_t i = 0; i < out->aliases.size() && col < 0; ++i) {
-        if (!out->aliases[i].empty() && EqualsNoCase(out->aliases[i], name)) col = static_cast<int>(i);
+        if (!out->aliases[i].empty() && EqualsNoCase(out->aliases[i], name))
+          col = static_cast<int>(i);
       }
       if (compound) {
         for (size_t i = 0; i < out->names.size() && col < 0; ++i) {
@@ -480,7 +490,8 @@ int Planner::MaxLevel(int32_t id) const {
     return static_cast<size_t>(src) < src_level_.size() ? src_level_[static_cast<size_t>(src)] : -1;
   };
   switch (n.op) {
-    case Op::kColumn: return level_of(n.src);
+    case Op::kColumn:
+      return level_of(n.src);
     case Op::kExists:
     case Op::kScalar:
     case Op::kInSelect:
@@ -488,7 +499,8 @@ int Planner::MaxLevel(int32_t id) const {
         m = std::max(m, level_of(src));
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (n.a >= 0) m = std::max(m, MaxLevel(n.a));
   if (n.b >= 0) m = std::max(m, MaxLevel(n.b));
@@ -560,7 +572,7 @@ void Planner::ChooseAccess(Level* level, const std::vector<int32_t>& conjuncts, 
 void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjuncts,
                                 int level_index) {
   struct Cand {
-    int col;  // table column, -1: rowid
+    int col;   // table column, -1: rowid
     int kind;  // 0 eq, 1 lower, 2 upper
     int32_t expr;
     bool inclusive;
@@ -586,12 +598,25 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
       bool incl = true;
       bool flip_lower = false;
       switch (op) {
-        case sql::BinaryOp::kEq: kind = 0; break;
-        case sql::BinaryOp::kGt: kind = 1; incl = false; break;
-        case sql::BinaryOp::kGe: kind = 1; break;
-        case sql::BinaryOp::kLt: kind = 2; incl = false; break;
-        case sql::BinaryOp::kLe: kind = 2; break;
-        default: break;
+        case sql::BinaryOp::kEq:
+          kind = 0;
+          break;
+        case sql::BinaryOp::kGt:
+          kind = 1;
+          incl = false;
+          break;
+        case sql::BinaryOp::kGe:
+          kind = 1;
+          break;
+        case sql::BinaryOp::kLt:
+          kind = 2;
+          incl = false;
+          break;
+        case sql::BinaryOp::kLe:
+          kind = 2;
+          break;
+        default:
+          break;
       }
       if (kind < 0) continue;
       int col = column_of(n.a, n.aff);
@@ -602,8 +627,10 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
       col = column_of(n.b, n.aff);
       if (col >= -1 && usable(n.a)) {
         flip_lower = true;
-        if (kind == 1) kind = 2;
-        else if (kind == 2) kind = 1;
+        if (kind == 1)
+          kind = 2;
+        else if (kind == 2)
+          kind = 1;
         cands.push_back({col, kind, n.a, incl, n.aff, c});
       }
       (void)flip_lower;
@@ -666,7 +693,9 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
     if (ix->partial || !ix->binary_collation || level->not_indexed) continue;
     if (forced && ix != level->indexed_by) continue;
     size_t k = 0;
-    while (k < ix->columns.size() && find(ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k], 0)) ++k;
+    while (k < ix->columns.size() &&
+           find(ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k], 0))
+      ++k;
     int score = static_cast<int>(k) * 10;
     if (k < ix->columns.size() && !ix->desc[k]) {
       const int col = ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k];
@@ -748,9 +777,9 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
   bool repeats = false;
   for (size_t i = 1; i < core->levels.size(); ++i) {
     const Level& in = core->levels[i];
-    const bool one = in.access == Access::kRowidEq ||
-                     (in.access == Access::kIndex && in.index->unique &&
-                      in.eq.size() == in.index->columns.size());
+    const bool one =
+        in.access == Access::kRowidEq || (in.access == Access::kIndex && in.index->unique &&
+                                          in.eq.size() == in.index->columns.size());
     repeats |= !one;
   }
   const catalog::TableInfo* t = lv.table;
@@ -809,8 +838,10 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
         }
       }
       return false;
-    case Access::kIndex: return take(ProveOrder(terms, index_order(lv.index, lv.eq.size())));
-    default: return false;
+    case Access::kIndex:
+      return take(ProveOrder(terms, index_order(lv.index, lv.eq.size())));
+    default:
+      return false;
   }
 }
 

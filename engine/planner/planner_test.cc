@@ -19,11 +19,12 @@ class PlannerTest : public ::testing::Test {
     auto db = Database::Open(dir_.file("p.db"));
     ASSERT_TRUE(db.ok());
     db_ = std::move(*db);
-    ASSERT_TRUE(db_->Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d, e, f);"
-                          "CREATE INDEX tab ON t(a, b);"
-                          "CREATE TABLE u(k INTEGER PRIMARY KEY, v TEXT);"
-                          "CREATE TABLE w(x, y, z, PRIMARY KEY(x, y))")
-                    .ok());
+    ASSERT_TRUE(
+        db_->Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL, d, e, f);"
+                  "CREATE INDEX tab ON t(a, b);"
+                  "CREATE TABLE u(k INTEGER PRIMARY KEY, v TEXT);"
+                  "CREATE TABLE w(x, y, z, PRIMARY KEY(x, y))")
+            .ok());
   }
   V Plan(const std::string& sql) { return testing::PlanText(*db_, sql); }
   testing::TempDir dir_;
@@ -31,17 +32,23 @@ class PlannerTest : public ::testing::Test {
 };
 
 TEST_F(PlannerTest, RowidSeeks) {
-  EXPECT_EQ(Plan("SELECT * FROM t WHERE id = ?"), V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"});
-  EXPECT_EQ(Plan("SELECT * FROM t WHERE ? = id"), V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"});
+  EXPECT_EQ(Plan("SELECT * FROM t WHERE id = ?"),
+            V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"});
+  EXPECT_EQ(Plan("SELECT * FROM t WHERE ? = id"),
+            V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)"});
   EXPECT_EQ(Plan("SELECT * FROM t WHERE id BETWEEN ? AND ? + 2000"),
             V{"SEARCH t USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"});
-  EXPECT_EQ(Plan("SELECT * FROM t WHERE id > 5"), V{"SEARCH t USING INTEGER PRIMARY KEY (rowid>?)"});
-  EXPECT_EQ(Plan("SELECT * FROM t WHERE rowid < 5"), V{"SEARCH t USING INTEGER PRIMARY KEY (rowid<?)"});
+  EXPECT_EQ(Plan("SELECT * FROM t WHERE id > 5"),
+            V{"SEARCH t USING INTEGER PRIMARY KEY (rowid>?)"});
+  EXPECT_EQ(Plan("SELECT * FROM t WHERE rowid < 5"),
+            V{"SEARCH t USING INTEGER PRIMARY KEY (rowid<?)"});
 }
 
 TEST_F(PlannerTest, CompositeIndexLeftmostPrefix) {
-  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 1 AND b = 'x'"), V{"SEARCH t USING INDEX tab (a=? AND b=?)"});
-  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 1 AND b > 'x'"), V{"SEARCH t USING INDEX tab (a=? AND b>?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 1 AND b = 'x'"),
+            V{"SEARCH t USING INDEX tab (a=? AND b=?)"});
+  EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 1 AND b > 'x'"),
+            V{"SEARCH t USING INDEX tab (a=? AND b>?)"});
   EXPECT_EQ(Plan("SELECT b FROM t WHERE a = 1"), V{"SEARCH t USING COVERING INDEX tab (a=?)"});
   EXPECT_EQ(Plan("SELECT id FROM t WHERE a BETWEEN 1 AND 5"),
             V{"SEARCH t USING COVERING INDEX tab (a>? AND a<?)"});
@@ -75,7 +82,8 @@ TEST_F(PlannerTest, OrderByAndGrouping) {
             V{"SEARCH t USING INDEX tab (a=?)"});
   EXPECT_EQ(Plan("SELECT c FROM t WHERE a = 3 ORDER BY b DESC, id"),
             (V{"SEARCH t USING INDEX tab (a=?)", "USE TEMP B-TREE FOR ORDER BY"}));
-  EXPECT_EQ(Plan("SELECT d, count(*) FROM t GROUP BY d"), (V{"SCAN t", "USE TEMP B-TREE FOR GROUP BY"}));
+  EXPECT_EQ(Plan("SELECT d, count(*) FROM t GROUP BY d"),
+            (V{"SCAN t", "USE TEMP B-TREE FOR GROUP BY"}));
   EXPECT_EQ(Plan("SELECT DISTINCT d FROM t"), (V{"SCAN t", "USE TEMP B-TREE FOR DISTINCT"}));
 }
 
@@ -108,9 +116,11 @@ TEST_F(PlannerTest, OrderByNeedsAProof) {
             (V{"SCAN t", "SEARCH s USING INDEX tab (a=?)", sort}));
   EXPECT_EQ(Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a ORDER BY t.id, t.c"),
             (V{"SCAN t", "SEARCH s USING INDEX tab (a=?)"}));
-  EXPECT_EQ(Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a WHERE t.id = 3 ORDER BY s.c"),
-            (V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH s USING INDEX tab (a=?)", sort}));
-  ASSERT_TRUE(db_->Exec("INSERT INTO t(id, a) VALUES (3, 14), (5, 11), (6, 7), (8, 90), (9, 50)").ok());
+  EXPECT_EQ(
+      Plan("SELECT t.c, s.c FROM t JOIN t AS s ON s.a = t.a WHERE t.id = 3 ORDER BY s.c"),
+      (V{"SEARCH t USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH s USING INDEX tab (a=?)", sort}));
+  ASSERT_TRUE(
+      db_->Exec("INSERT INTO t(id, a) VALUES (3, 14), (5, 11), (6, 7), (8, 90), (9, 50)").ok());
   auto ids = [&](const std::string& sql) {
     std::vector<int64_t> out;
     auto st = db_->Prepare(sql);
@@ -124,17 +134,20 @@ TEST_F(PlannerTest, OrderByNeedsAProof) {
     return out;
   };
   EXPECT_EQ(ids("SELECT id FROM t WHERE a <= 44 ORDER BY 1"), (std::vector<int64_t>{3, 5, 6}));
-  EXPECT_EQ(ids("SELECT id FROM t WHERE a <= 44 ORDER BY id DESC"), (std::vector<int64_t>{6, 5, 3}));
-  EXPECT_EQ(ids("SELECT id FROM t WHERE a > 10 ORDER BY a DESC LIMIT 2"), (std::vector<int64_t>{8, 9}));
+  EXPECT_EQ(ids("SELECT id FROM t WHERE a <= 44 ORDER BY id DESC"),
+            (std::vector<int64_t>{6, 5, 3}));
+  EXPECT_EQ(ids("SELECT id FROM t WHERE a > 10 ORDER BY a DESC LIMIT 2"),
+            (std::vector<int64_t>{8, 9}));
 }
 
 // ORDER BY sorts by the term's collation (COLLATE, else the column's own),
 // and no BINARY index proves a NOCASE order.
 TEST_F(PlannerTest, OrderByCollation) {
-  ASSERT_TRUE(db_->Exec("CREATE TABLE n(id INTEGER PRIMARY KEY, s TEXT, ci TEXT COLLATE NOCASE);"
-                        "CREATE INDEX n_s ON n(s);"
-                        "INSERT INTO n VALUES (1, 'b', 'B'), (2, 'A', 'a'), (3, 'a', 'C'), (4, 'B', 'b')")
-                  .ok());
+  ASSERT_TRUE(
+      db_->Exec("CREATE TABLE n(id INTEGER PRIMARY KEY, s TEXT, ci TEXT COLLATE NOCASE);"
+                "CREATE INDEX n_s ON n(s);"
+                "INSERT INTO n VALUES (1, 'b', 'B'), (2, 'A', 'a'), (3, 'a', 'C'), (4, 'B', 'b')")
+          .ok());
   const std::string sort = "USE TEMP B-TREE FOR ORDER BY";
   EXPECT_EQ(Plan("SELECT id FROM n ORDER BY s"), V{"SCAN n USING COVERING INDEX n_s"});
   EXPECT_EQ(Plan("SELECT id FROM n ORDER BY s COLLATE NOCASE"), (V{"SCAN n", sort}));
@@ -192,20 +205,20 @@ TEST_F(PlannerTest, LimitStopsEarlyAndPlansAreReused) {
 // as sqlite3 plans them: every one of them, the Stock-Level join included,
 // is a SEARCH; none scans a table.
 TEST_F(PlannerTest, TpccStatementsSeekOnCompositeKeys) {
-  ASSERT_TRUE(db_->Exec(
-                     "CREATE TABLE district(d_id INTEGER, d_w_id INTEGER, d_next_o_id INTEGER,"
-                     "  PRIMARY KEY(d_w_id, d_id));"
-                     "CREATE TABLE stock(s_i_id INTEGER, s_w_id INTEGER, s_quantity INTEGER,"
-                     "  PRIMARY KEY(s_w_id, s_i_id));"
-                     "CREATE TABLE orders(o_id INTEGER, o_d_id INTEGER, o_w_id INTEGER,"
-                     "  o_c_id INTEGER, o_carrier_id INTEGER, PRIMARY KEY(o_w_id, o_d_id, o_id));"
-                     "CREATE INDEX orders_customer ON orders(o_w_id, o_d_id, o_c_id, o_id);"
-                     "CREATE TABLE new_order(no_o_id INTEGER, no_d_id INTEGER, no_w_id INTEGER,"
-                     "  PRIMARY KEY(no_w_id, no_d_id, no_o_id));"
-                     "CREATE TABLE order_line(ol_o_id INTEGER, ol_d_id INTEGER, ol_w_id INTEGER,"
-                     "  ol_number INTEGER, ol_i_id INTEGER, ol_amount REAL,"
-                     "  PRIMARY KEY(ol_w_id, ol_d_id, ol_o_id, ol_number));")
-                  .ok());
+  ASSERT_TRUE(
+      db_->Exec("CREATE TABLE district(d_id INTEGER, d_w_id INTEGER, d_next_o_id INTEGER,"
+                "  PRIMARY KEY(d_w_id, d_id));"
+                "CREATE TABLE stock(s_i_id INTEGER, s_w_id INTEGER, s_quantity INTEGER,"
+                "  PRIMARY KEY(s_w_id, s_i_id));"
+                "CREATE TABLE orders(o_id INTEGER, o_d_id INTEGER, o_w_id INTEGER,"
+                "  o_c_id INTEGER, o_carrier_id INTEGER, PRIMARY KEY(o_w_id, o_d_id, o_id));"
+                "CREATE INDEX orders_customer ON orders(o_w_id, o_d_id, o_c_id, o_id);"
+                "CREATE TABLE new_order(no_o_id INTEGER, no_d_id INTEGER, no_w_id INTEGER,"
+                "  PRIMARY KEY(no_w_id, no_d_id, no_o_id));"
+                "CREATE TABLE order_line(ol_o_id INTEGER, ol_d_id INTEGER, ol_w_id INTEGER,"
+                "  ol_number INTEGER, ol_i_id INTEGER, ol_amount REAL,"
+                "  PRIMARY KEY(ol_w_id, ol_d_id, ol_o_id, ol_number));")
+          .ok());
   EXPECT_EQ(Plan("SELECT count(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND "
                  "ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND "
                  "s_i_id = ol_i_id AND s_quantity < ?"),

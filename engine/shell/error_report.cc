@@ -14,8 +14,8 @@ struct MessageCode {
   int code;
 };
 constexpr std::array<MessageCode, 3> kMessageCodes = {{
-    {"datatype mismatch", 20},       // SQLITE_MISMATCH
-    {"string or blob too big", 18},  // SQLITE_TOOBIG
+    {"datatype mismatch", 20},         // SQLITE_MISMATCH
+    {"string or blob too big", 18},    // SQLITE_TOOBIG
     {"database or disk is full", 13},  // SQLITE_FULL
 }};
 
@@ -36,18 +36,25 @@ constexpr std::array<std::string_view, 9> kRuntimeMessages = {
 
 int ResultCode(const Status& st) {
   switch (st.code()) {
-    case Status::Code::kOk: return 0;
-    case Status::Code::kConstraint: return 19;
-    case Status::Code::kCorruption: return 11;
-    case Status::Code::kIOError: return 10;
-    case Status::Code::kBusy: return 5;
-    case Status::Code::kRange: return 25;
+    case Status::Code::kOk:
+      return 0;
+    case Status::Code::kConstraint:
+      return 19;
+    case Status::Code::kCorruption:
+      return 11;
+    case Status::Code::kIOError:
+      return 10;
+    case Status::Code::kBusy:
+      return 5;
+    case Status::Code::kRange:
+      return 25;
     case Status::Code::kSqlError:
       for (const MessageCode& m : kMessageCodes) {
         if (st.message() == m.message) return m.code;
       }
       return 1;
-    default: return 1;
+    default:
+      return 1;
   }
 }
 

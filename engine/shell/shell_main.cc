@@ -15,16 +15,19 @@ int main(int argc, char** argv) {
     case CommandLine::Action::kHelp:
       std::cerr << engine::shell::UsageText(argv0);
       return 1;  // as sqlite3 -help
-    case CommandLine::Action::kVersion: std::cout << engine::shell::VersionText(); return 0;
+    case CommandLine::Action::kVersion:
+      std::cout << engine::shell::VersionText();
+      return 0;
     case CommandLine::Action::kError:
       std::cerr << argv0 << ": Error: " << cl.error << "\nUse -help for a list of options.\n";
       return 1;
-    case CommandLine::Action::kRun: break;
+    case CommandLine::Action::kRun:
+      break;
   }
   auto db = engine::Database::Open(cl.path);
   if (!db.ok()) {
-    std::cerr << "Error: unable to open database \"" << cl.path
-              << "\": " << db.status().message() << "\n";
+    std::cerr << "Error: unable to open database \"" << cl.path << "\": " << db.status().message()
+              << "\n";
     return 1;
   }
   engine::shell::Shell shell(db->get(), std::cout, std::cerr);

@@ -117,9 +117,7 @@ TEST_F(ShellTest, QueriesPrintLikeSqlite3) {
       "SELECT 'no semicolon'");
 }
 
-TEST_F(ShellTest, DotCommandsMatch) {
-  ExpectSameAsSqlite3(".tables\n.schema\n.schema u\n");
-}
+TEST_F(ShellTest, DotCommandsMatch) { ExpectSameAsSqlite3(".tables\n.schema\n.schema u\n"); }
 
 TEST_F(ShellTest, ErrorsMatch) {
   ExpectSameAsSqlite3(
@@ -147,7 +145,8 @@ TEST_F(ShellTest, SyntaxErrorContextMatchesInScripts) {
       "SELECT 'é', 'ü' FORM t;\n"
       "SELECT id, a, b, c, id + 1, id * 2, a || 'suffix', b / 2.0, typeof(c) FROM t "
       "WHERE id > 1 AND a NOTNULL GROUP BY id HAVNG count(*) > 0;\n"
-      "SELECT 'éééééééééééééééééééééééééééééé' AS x, 'üüüüüüüüüüüüüüü' AS y WHERE 1 = 1 AND AND 2;\n"
+      "SELECT 'éééééééééééééééééééééééééééééé' AS x, 'üüüüüüüüüüüüüüü' AS y WHERE 1 = 1 AND AND "
+      "2;\n"
       "SELECT x'zz';\n"
       "SELECT 'unterminated;\n"
       "';\n"
@@ -230,9 +229,9 @@ TEST(ErrorContextTest, DrawsLikeSqlite3) {
   EXPECT_EQ(ErrorContext(long_sql, static_cast<int>(long_sql.find("FORM"))),
             "\n  " + std::string(49, 'b') + " FORM\n" + std::string(38, ' ') + "error here ---^");
   const std::string utf8 = "SELECT 'x', 'ééééééééééééééééééééééééé' FORM t WHERE 1";
-  EXPECT_EQ(ErrorContext(utf8, static_cast<int>(utf8.find(" t ")) + 1),
-            "\n  ééééééééééééééééééééé' FORM t WHERE 1\n" + std::string(37, ' ') +
-                "error here ---^");
+  EXPECT_EQ(
+      ErrorContext(utf8, static_cast<int>(utf8.find(" t ")) + 1),
+      "\n  ééééééééééééééééééééé' FORM t WHERE 1\n" + std::string(37, ' ') + "error here ---^");
   // Every kind of whitespace is shown as one space.
   EXPECT_EQ(ErrorContext("SELECT\n\t*\rFORM t", 10),
             "\n  SELECT  * FORM t\n            ^--- error here");

@@ -1,9 +1,8 @@
 // The formatter and hasher reproduce every expected result of the scripts in
 // ../shared/slt when the real SQLite computes the rows, which checks them
 // against what sqllogictest itself printed.
-#include <sqlite3.h>
-
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "engine/slt/corpus_dir.h"
 #include "engine/slt/result_format.h"
@@ -25,9 +24,15 @@ std::vector<std::vector<Value>> RunSql(sqlite3* db, const std::string& sql, std:
     std::vector<Value>& row = rows.emplace_back();
     for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
       switch (sqlite3_column_type(stmt, c)) {
-        case SQLITE_INTEGER: row.emplace_back(static_cast<int64_t>(sqlite3_column_int64(stmt, c))); break;
-        case SQLITE_FLOAT: row.emplace_back(sqlite3_column_double(stmt, c)); break;
-        case SQLITE_NULL: row.emplace_back(); break;
+        case SQLITE_INTEGER:
+          row.emplace_back(static_cast<int64_t>(sqlite3_column_int64(stmt, c)));
+          break;
+        case SQLITE_FLOAT:
+          row.emplace_back(sqlite3_column_double(stmt, c));
+          break;
+        case SQLITE_NULL:
+          row.emplace_back();
+          break;
         default:
           row.emplace_back(std::string(reinterpret_cast<const char*>(sqlite3_column_blob(stmt, c)),
                                        static_cast<size_t>(sqlite3_column_bytes(stmt, c))));

@@ -42,12 +42,27 @@ std::string SqlitePrintfReal(double r, int precision, bool generic, bool bang) {
   int exp = 0;
   if (value > 0.0) {
     long double scale = 1.0;
-    while (value >= 1e100 * scale && exp <= 350) { scale *= 1e100; exp += 100; }
-    while (value >= 1e10 * scale && exp <= 350) { scale *= 1e10; exp += 10; }
-    while (value >= 10.0 * scale && exp <= 350) { scale *= 10.0; exp++; }
+    while (value >= 1e100 * scale && exp <= 350) {
+      scale *= 1e100;
+      exp += 100;
+    }
+    while (value >= 1e10 * scale && exp <= 350) {
+      scale *= 1e10;
+      exp += 10;
+    }
+    while (value >= 10.0 * scale && exp <= 350) {
+      scale *= 10.0;
+      exp++;
+    }
     value /= scale;
-    while (value < 1e-8) { value *= 1e8; exp -= 8; }
-    while (value < 1.0) { value *= 10.0; exp--; }
+    while (value < 1e-8) {
+      value *= 1e8;
+      exp -= 8;
+    }
+    while (value < 1.0) {
+      value *= 10.0;
+      exp--;
+    }
   }
   if (exp > 350) return out + "Inf";
   bool exponential = false;

@@ -1,8 +1,7 @@
 #include "engine/slt/result_format.h"
 
-#include <sqlite3.h>
-
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cmath>
 #include <cstring>
@@ -52,9 +51,10 @@ TEST(ResultFormatTest, TextColumns) {
 }
 
 TEST(ResultFormatTest, Sorting) {
-  std::vector<std::vector<Value>> rows = {
-      {int64_t{10}, std::string("b")}, {int64_t{9}, std::string("a")},
-      {int64_t{10}, std::string("a")}, {Value{}, std::string("z")}};
+  std::vector<std::vector<Value>> rows = {{int64_t{10}, std::string("b")},
+                                          {int64_t{9}, std::string("a")},
+                                          {int64_t{10}, std::string("a")},
+                                          {Value{}, std::string("z")}};
   EXPECT_EQ(FormatResult(rows, "IT", SortMode::kNoSort),
             (std::vector<std::string>{"10", "b", "9", "a", "10", "a", "NULL", "z"}));
   // Rows compare as strings, column by column: "10" < "9" < "NULL".
@@ -97,8 +97,12 @@ class SqliteColumn {
     if (sqlite3_column_type(stmt_, 0) == SQLITE_NULL) return "NULL";
     char* z = nullptr;
     switch (type) {
-      case 'I': z = sqlite3_mprintf("%lld", sqlite3_column_int64(stmt_, 0)); break;
-      case 'R': z = sqlite3_mprintf("%.3f", sqlite3_column_double(stmt_, 0)); break;
+      case 'I':
+        z = sqlite3_mprintf("%lld", sqlite3_column_int64(stmt_, 0));
+        break;
+      case 'R':
+        z = sqlite3_mprintf("%.3f", sqlite3_column_double(stmt_, 0));
+        break;
       default: {
         std::string text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, 0));
         if (text.empty()) return "(empty)";
@@ -121,16 +125,36 @@ class SqliteColumn {
 TEST(ResultFormatTest, MatchesSqliteAccessorsOnRandomValues) {
   SqliteColumn oracle;
   std::mt19937_64 rng(4242);
-  std::vector<Value> values = {Value{}, int64_t{0}, std::numeric_limits<int64_t>::min(),
-                               std::numeric_limits<int64_t>::max(), 0.0625, 2.5, -2.5, 1e15,
-                               123456789.0125, 9.2233720368547758e18, 1e-300, 5e-4, 0.0005,
-                               std::string("  -12.5e1abc"), std::string("0x10"),
-                               std::string("+7"), std::string("- 3"), std::string(".e5")};
+  std::vector<Value> values = {Value{},
+                               int64_t{0},
+                               std::numeric_limits<int64_t>::min(),
+                               std::numeric_limits<int64_t>::max(),
+                               0.0625,
+                               2.5,
+                               -2.5,
+                               1e15,
+                               123456789.0125,
+                               9.2233720368547758e18,
+                               1e-300,
+                               5e-4,
+                               0.0005,
+                               std::string("  -12.5e1abc"),
+                               std::string("0x10"),
+                               std::string("+7"),
+                               std::string("- 3"),
+                               std::string(".e5")};
   for (int i = 0; i < 3000; ++i) {
     switch (rng() % 6) {
-      case 0: values.emplace_back(static_cast<int64_t>(rng())); break;
-      case 1: values.emplace_back(static_cast<int64_t>(rng() % 2001) - 1000); break;
-      case 2: values.emplace_back(static_cast<double>(static_cast<int64_t>(rng() % 200001) - 100000) / 16.0); break;
+      case 0:
+        values.emplace_back(static_cast<int64_t>(rng()));
+        break;
+      case 1:
+        values.emplace_back(static_cast<int64_t>(rng() % 2001) - 1000);
+        break;
+      case 2:
+        values.emplace_back(static_cast<double>(static_cast<int64_t>(rng() % 200001) - 100000) /
+                            16.0);
+        break;
       case 3: {
         double d;
         uint64_t bits = rng();
@@ -139,11 +163,15 @@ TEST(ResultFormatTest, MatchesSqliteAccessorsOnRandomValues) {
         values.emplace_back(d);
         break;
       }
-      case 4: values.emplace_back(std::ldexp(static_cast<double>(rng() % 1000000), static_cast<int>(rng() % 80) - 20)); break;
+      case 4:
+        values.emplace_back(
+            std::ldexp(static_cast<double>(rng() % 1000000), static_cast<int>(rng() % 80) - 20));
+        break;
       default: {
         std::string s;
         const char kChars[] = " -+.e0123456789x\t\x01\xc3\xa9";
-        for (int n = static_cast<int>(rng() % 8); n > 0; --n) s += kChars[rng() % (sizeof(kChars) - 1)];
+        for (int n = static_cast<int>(rng() % 8); n > 0; --n)
+          s += kChars[rng() % (sizeof(kChars) - 1)];
         values.emplace_back(s);
       }
     }

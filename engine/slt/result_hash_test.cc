@@ -6,7 +6,7 @@ namespace engine::slt {
 namespace {
 
 TEST(ResultHashTest, Md5OfValuesEachFollowedByNewline) {
-  EXPECT_EQ(HashResult({}), "d41d8cd98f00b204e9800998ecf8427e");  // MD5 of ""
+  EXPECT_EQ(HashResult({}), "d41d8cd98f00b204e9800998ecf8427e");     // MD5 of ""
   EXPECT_EQ(HashResult({"a"}), "60b725f10c9c85c70d97880dfe8191b3");  // MD5 of "a\n"
   EXPECT_EQ(HashResult({"1", "NULL", "(empty)"}), "2bfa912ddacec268ba6ff2eec8104441");
 }

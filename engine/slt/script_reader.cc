@@ -151,10 +151,11 @@ class Reader {
 
   Status ReadQuery(Record& rec, const std::vector<std::string_view>& w, size_t header) {
     rec.kind = RecordKind::kQuery;
-    if (w.size() < 2 || w.size() > 4) return Error(header, "expected 'query <types> [sort] [label]'");
+    if (w.size() < 2 || w.size() > 4)
+      return Error(header, "expected 'query <types> [sort] [label]'");
     for (char c : w[1]) {
-      if (c != 'I' && c != 'T' && c != 'R') return Error(header, "bad column type in query: " +
-                                                                     std::string(w[1]));
+      if (c != 'I' && c != 'T' && c != 'R')
+        return Error(header, "bad column type in query: " + std::string(w[1]));
     }
     rec.types = std::string(w[1]);
     if (w.size() >= 3) {

@@ -13,11 +13,15 @@ namespace {
 
 Value ToSltValue(const engine::Value& v) {
   switch (v.type()) {
-    case ValueType::kNull: return std::monostate{};
-    case ValueType::kInteger: return v.as_int();
-    case ValueType::kReal: return v.as_real();
+    case ValueType::kNull:
+      return std::monostate{};
+    case ValueType::kInteger:
+      return v.as_int();
+    case ValueType::kReal:
+      return v.as_real();
     case ValueType::kText:
-    case ValueType::kBlob: return std::string(v.as_text());
+    case ValueType::kBlob:
+      return std::string(v.as_text());
   }
   return std::monostate{};
 }
@@ -77,7 +81,8 @@ RunCounts RunScriptFile(const std::string& path, const std::string& scratch_dir,
       } else {
         ++counts.failed;
         errors << path << ":" << rec.line << ": statement "
-               << (rec.expect_ok ? "failed: " + st.message() : std::string("succeeded unexpectedly"))
+               << (rec.expect_ok ? "failed: " + st.message()
+                                 : std::string("succeeded unexpectedly"))
                << "\n  " << rec.sql << "\n";
       }
       continue;

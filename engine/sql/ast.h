@@ -56,12 +56,25 @@ enum class ExprKind : uint8_t {
 enum class UnaryOp : uint8_t { kNegate, kPlus, kNot, kBitNot };
 
 enum class BinaryOp : uint8_t {
-  kOr, kAnd,
-  kEq, kNe, kIs, kIsNot,
-  kLt, kLe, kGt, kGe,
-  kBitAnd, kBitOr, kShiftLeft, kShiftRight,
-  kAdd, kSubtract,
-  kMultiply, kDivide, kRemainder,
+  kOr,
+  kAnd,
+  kEq,
+  kNe,
+  kIs,
+  kIsNot,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kBitAnd,
+  kBitOr,
+  kShiftLeft,
+  kShiftRight,
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kRemainder,
   kConcat,
 };
 
@@ -131,8 +144,8 @@ struct TableRef {
   std::string schema;
   std::string name;
   std::string alias;
-  SelectId select = 0;                // kSubquery
-  std::vector<TableRef> group;        // kGroup: a parenthesised join
+  SelectId select = 0;          // kSubquery
+  std::vector<TableRef> group;  // kGroup: a parenthesised join
   ExprId on = kNoExpr;
   std::vector<std::string> using_columns;
   // INDEXED BY name / NOT INDEXED: the one index the loop must use, or none.
@@ -326,9 +339,8 @@ struct PragmaStmt {
 };
 
 using StatementBody =
-    std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt,
-                 CreateIndexStmt, CreateViewStmt, DropStmt, BeginStmt, CommitStmt, RollbackStmt,
-                 PragmaStmt>;
+    std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt, CreateIndexStmt,
+                 CreateViewStmt, DropStmt, BeginStmt, CommitStmt, RollbackStmt, PragmaStmt>;
 
 enum class ExplainMode : uint8_t { kNone, kExplain, kQueryPlan };
 

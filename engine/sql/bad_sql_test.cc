@@ -1,7 +1,6 @@
 // Bad SQL returns errors in SQLite's words and never crashes, whatever the input.
-#include <sqlite3.h>
-
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <random>
 #include <string>
@@ -170,11 +169,13 @@ TEST(BadSqlTest, RandomBytesNeverCrash) {
 // statements; every outcome must be a clean result.
 TEST(BadSqlTest, RandomTokenSoupNeverCrashes) {
   static const char* const kWords[] = {
-      "SELECT", "FROM", "WHERE", "(", ")", ",", "a", "t", "1", "'s'", "+", "-", "*", "NOT",
-      "IN",     "AND",  "OR",    "CASE", "WHEN", "THEN", "END", "BETWEEN", "IS", "NULL",
-      "ORDER",  "BY",   "LIMIT", "UNION", "VALUES", "CREATE", "TABLE", "INDEX", "ON", "INSERT",
-      "INTO",   "UPDATE", "SET", "=", "DELETE", "JOIN", "LEFT", "EXISTS", "?", ":x", ";", ".",
-      "AS",     "GROUP", "HAVING", "DISTINCT", "CAST", "PRIMARY", "KEY", "UNIQUE", "DROP"};
+      "SELECT", "FROM",     "WHERE", "(",       ")",      ",",       "a",      "t",
+      "1",      "'s'",      "+",     "-",       "*",      "NOT",     "IN",     "AND",
+      "OR",     "CASE",     "WHEN",  "THEN",    "END",    "BETWEEN", "IS",     "NULL",
+      "ORDER",  "BY",       "LIMIT", "UNION",   "VALUES", "CREATE",  "TABLE",  "INDEX",
+      "ON",     "INSERT",   "INTO",  "UPDATE",  "SET",    "=",       "DELETE", "JOIN",
+      "LEFT",   "EXISTS",   "?",     ":x",      ";",      ".",       "AS",     "GROUP",
+      "HAVING", "DISTINCT", "CAST",  "PRIMARY", "KEY",    "UNIQUE",  "DROP"};
   std::mt19937 rng(777);
   int parsed = 0;
   for (int i = 0; i < 20000; ++i) {

@@ -7,8 +7,7 @@ namespace engine::sql {
 // SQLite reads SQL as a C string: a NUL byte ends the text, even inside a
 // quoted literal. Reading past it would accept statements that sqlite3
 // cannot read back, e.g. a DEFAULT 'a<NUL>' stored in sqlite_schema.
-Parser::Parser(std::string_view sql)
-    : sql_(sql.substr(0, sql.find('\0'))), tokenizer_(sql_) {
+Parser::Parser(std::string_view sql) : sql_(sql.substr(0, sql.find('\0'))), tokenizer_(sql_) {
   if (sql_.size() >= std::numeric_limits<uint32_t>::max()) {
     error_ = Status::SqlError("string or blob too big");
     sql_ = std::string_view();
@@ -59,8 +58,13 @@ bool Parser::IsId(const Token& t) const {
 // parse.y's `nm`: an id, a string, or one of the join keywords.
 bool Parser::IsName(const Token& t) const {
   switch (t.kind) {
-    case TokenKind::kString: case TokenKind::kLeft: case TokenKind::kRight: case TokenKind::kFull:
-    case TokenKind::kInner: case TokenKind::kCross: case TokenKind::kNatural:
+    case TokenKind::kString:
+    case TokenKind::kLeft:
+    case TokenKind::kRight:
+    case TokenKind::kFull:
+    case TokenKind::kInner:
+    case TokenKind::kCross:
+    case TokenKind::kNatural:
     case TokenKind::kOuter:
       return true;
     default:
@@ -127,18 +131,28 @@ Status Parser::ParseStatementBody(Statement& st) {
   }
   const Token t = Peek();
   switch (t.kind) {
-    case TokenKind::kSelect: case TokenKind::kValues: {
+    case TokenKind::kSelect:
+    case TokenKind::kValues: {
       ENGINE_ASSIGN_OR_RETURN(SelectId id, ParseSelect());
       st.body = SelectStmt{id};
       return Status::OK();
     }
-    case TokenKind::kInsert: case TokenKind::kReplace: return ParseInsert(st);
-    case TokenKind::kUpdate: return ParseUpdate(st);
-    case TokenKind::kDelete: return ParseDelete(st);
-    case TokenKind::kCreate: Advance(); return ParseCreate(st);
-    case TokenKind::kDrop: return ParseDrop(st);
-    case TokenKind::kBegin: return ParseBegin(st);
-    case TokenKind::kCommit: case TokenKind::kEnd:
+    case TokenKind::kInsert:
+    case TokenKind::kReplace:
+      return ParseInsert(st);
+    case TokenKind::kUpdate:
+      return ParseUpdate(st);
+    case TokenKind::kDelete:
+      return ParseDelete(st);
+    case TokenKind::kCreate:
+      Advance();
+      return ParseCreate(st);
+    case TokenKind::kDrop:
+      return ParseDrop(st);
+    case TokenKind::kBegin:
+      return ParseBegin(st);
+    case TokenKind::kCommit:
+    case TokenKind::kEnd:
       Advance();
       Accept(TokenKind::kTransaction);
       st.body = CommitStmt{};
@@ -148,8 +162,10 @@ Status Parser::ParseStatementBody(Statement& st) {
       Accept(TokenKind::kTransaction);
       st.body = RollbackStmt{};
       return Status::OK();
-    case TokenKind::kPragma: return ParsePragma(st);
-    default: return ErrorNear();
+    case TokenKind::kPragma:
+      return ParsePragma(st);
+    default:
+      return ErrorNear();
   }
 }
 

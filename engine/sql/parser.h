@@ -34,8 +34,18 @@ class Parser {
  private:
   // Expression precedence levels, loosest first, as in parse.y.
   enum Prec : int {
-    kPrecOr = 1, kPrecAnd, kPrecNot, kPrecEquality, kPrecCompare, kPrecEscape, kPrecBit,
-    kPrecAdd, kPrecMul, kPrecConcat, kPrecCollate, kPrecUnary
+    kPrecOr = 1,
+    kPrecAnd,
+    kPrecNot,
+    kPrecEquality,
+    kPrecCompare,
+    kPrecEscape,
+    kPrecBit,
+    kPrecAdd,
+    kPrecMul,
+    kPrecConcat,
+    kPrecCollate,
+    kPrecUnary
   };
 
   // Tokens.
@@ -146,7 +156,7 @@ class Parser {
   std::vector<std::string>* params_ = nullptr;
   std::unordered_map<std::string, uint32_t> named_params_;  // ":a" -> index, for reuse
   uint32_t depth_ = 0;
-  uint32_t max_height_ = 0;  // tallest expression since the enclosing SELECT began
+  uint32_t max_height_ = 0;          // tallest expression since the enclosing SELECT began
   uint32_t last_select_height_ = 0;  // tallest expression of the SELECT just parsed
 };
 

@@ -61,12 +61,23 @@ Status Parser::ParseCreate(Statement& st) {
 
 Result<ConflictAction> Parser::ParseConflictAction() {
   switch (Peek().kind) {
-    case TokenKind::kRollback: Advance(); return ConflictAction::kRollback;
-    case TokenKind::kAbort: Advance(); return ConflictAction::kAbort;
-    case TokenKind::kFail: Advance(); return ConflictAction::kFail;
-    case TokenKind::kIgnore: Advance(); return ConflictAction::kIgnore;
-    case TokenKind::kReplace: Advance(); return ConflictAction::kReplace;
-    default: return ErrorNear();
+    case TokenKind::kRollback:
+      Advance();
+      return ConflictAction::kRollback;
+    case TokenKind::kAbort:
+      Advance();
+      return ConflictAction::kAbort;
+    case TokenKind::kFail:
+      Advance();
+      return ConflictAction::kFail;
+    case TokenKind::kIgnore:
+      Advance();
+      return ConflictAction::kIgnore;
+    case TokenKind::kReplace:
+      Advance();
+      return ConflictAction::kReplace;
+    default:
+      return ErrorNear();
   }
 }
 
@@ -119,15 +130,19 @@ Result<ExprId> Parser::ParseSignedLiteral() {
       ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
       return e;
     }
-    case TokenKind::kPlus: case TokenKind::kMinus: {
+    case TokenKind::kPlus:
+    case TokenKind::kMinus: {
       if (!PeekIs(TokenKind::kInteger, 1) && !PeekIs(TokenKind::kFloat, 1)) {
         Advance();
         return ErrorNear();
       }
       return ParseUnary();
     }
-    case TokenKind::kInteger: case TokenKind::kFloat: case TokenKind::kString:
-    case TokenKind::kBlob: case TokenKind::kNull:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+    case TokenKind::kString:
+    case TokenKind::kBlob:
+    case TokenKind::kNull:
       return ParsePrimary();
     default:
       // DEFAULT id: SQLite takes a bare word as a string ("DEFAULT abc").
@@ -262,8 +277,8 @@ Status Parser::ParseCreateTable(Statement& st, bool temporary) {
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
     auto at_constraint = [this] {
       const TokenKind k = Peek().kind;
-      return k == TokenKind::kConstraint || k == TokenKind::kPrimary ||
-             k == TokenKind::kUnique || k == TokenKind::kCheck || k == TokenKind::kForeign;
+      return k == TokenKind::kConstraint || k == TokenKind::kPrimary || k == TokenKind::kUnique ||
+             k == TokenKind::kCheck || k == TokenKind::kForeign;
     };
     do {
       ENGINE_RETURN_IF_ERROR(ParseColumnDef(table));

@@ -87,11 +87,21 @@ Result<ExprId> Parser::ParseUnary() {
   UnaryOp op;
   int operand_prec = kPrecUnary;
   switch (k) {
-    case TokenKind::kNot: op = UnaryOp::kNot; operand_prec = kPrecNot; break;
-    case TokenKind::kMinus: op = UnaryOp::kNegate; break;
-    case TokenKind::kPlus: op = UnaryOp::kPlus; break;
-    case TokenKind::kBitNot: op = UnaryOp::kBitNot; break;
-    default: return ParsePrimary();
+    case TokenKind::kNot:
+      op = UnaryOp::kNot;
+      operand_prec = kPrecNot;
+      break;
+    case TokenKind::kMinus:
+      op = UnaryOp::kNegate;
+      break;
+    case TokenKind::kPlus:
+      op = UnaryOp::kPlus;
+      break;
+    case TokenKind::kBitNot:
+      op = UnaryOp::kBitNot;
+      break;
+    default:
+      return ParsePrimary();
   }
   Advance();
   ENGINE_ASSIGN_OR_RETURN(ExprId operand, ParseExpr(operand_prec));
@@ -144,18 +154,35 @@ Result<ExprId> Parser::ParseBinaryTail(ExprId left, int min_prec, bool& progress
 
   int prec = 0;
   switch (t.kind) {
-    case TokenKind::kOr: prec = kPrecOr; break;
-    case TokenKind::kAnd: prec = kPrecAnd; break;
-    case TokenKind::kEq: case TokenKind::kEqEq: case TokenKind::kNe: case TokenKind::kLtGt:
-    case TokenKind::kIs: case TokenKind::kIsnull: case TokenKind::kNotnull:
-    case TokenKind::kLike: case TokenKind::kGlob: case TokenKind::kMatch: case TokenKind::kRegexp:
-    case TokenKind::kIn: case TokenKind::kBetween:
+    case TokenKind::kOr:
+      prec = kPrecOr;
+      break;
+    case TokenKind::kAnd:
+      prec = kPrecAnd;
+      break;
+    case TokenKind::kEq:
+    case TokenKind::kEqEq:
+    case TokenKind::kNe:
+    case TokenKind::kLtGt:
+    case TokenKind::kIs:
+    case TokenKind::kIsnull:
+    case TokenKind::kNotnull:
+    case TokenKind::kLike:
+    case TokenKind::kGlob:
+    case TokenKind::kMatch:
+    case TokenKind::kRegexp:
+    case TokenKind::kIn:
+    case TokenKind::kBetween:
       prec = kPrecEquality;
       break;
     case TokenKind::kNot:
       switch (Peek(1).kind) {
-        case TokenKind::kNull: case TokenKind::kLike: case TokenKind::kGlob:
-        case TokenKind::kMatch: case TokenKind::kRegexp: case TokenKind::kIn:
+        case TokenKind::kNull:
+        case TokenKind::kLike:
+        case TokenKind::kGlob:
+        case TokenKind::kMatch:
+        case TokenKind::kRegexp:
+        case TokenKind::kIn:
         case TokenKind::kBetween:
           prec = kPrecEquality;
           break;
@@ -165,58 +192,106 @@ Result<ExprId> Parser::ParseBinaryTail(ExprId left, int min_prec, bool& progress
           return SyntaxError(Peek(1));
       }
       break;
-    case TokenKind::kLt: case TokenKind::kLe: case TokenKind::kGt: case TokenKind::kGe:
+    case TokenKind::kLt:
+    case TokenKind::kLe:
+    case TokenKind::kGt:
+    case TokenKind::kGe:
       prec = kPrecCompare;
       break;
-    case TokenKind::kBitAnd: case TokenKind::kBitOr: case TokenKind::kShiftLeft:
+    case TokenKind::kBitAnd:
+    case TokenKind::kBitOr:
+    case TokenKind::kShiftLeft:
     case TokenKind::kShiftRight:
       prec = kPrecBit;
       break;
-    case TokenKind::kPlus: case TokenKind::kMinus: prec = kPrecAdd; break;
-    case TokenKind::kStar: case TokenKind::kSlash: case TokenKind::kPercent: prec = kPrecMul; break;
-    case TokenKind::kConcat: prec = kPrecConcat; break;
-    case TokenKind::kCollate: prec = kPrecCollate; break;
-    default: return left;
+    case TokenKind::kPlus:
+    case TokenKind::kMinus:
+      prec = kPrecAdd;
+      break;
+    case TokenKind::kStar:
+    case TokenKind::kSlash:
+    case TokenKind::kPercent:
+      prec = kPrecMul;
+      break;
+    case TokenKind::kConcat:
+      prec = kPrecConcat;
+      break;
+    case TokenKind::kCollate:
+      prec = kPrecCollate;
+      break;
+    default:
+      return left;
   }
   if (prec < min_prec) return left;
   progressed = true;
 
   switch (t.kind) {
-    case TokenKind::kOr: return binary(BinaryOp::kOr, prec);
-    case TokenKind::kAnd: return binary(BinaryOp::kAnd, prec);
-    case TokenKind::kEq: case TokenKind::kEqEq: return binary(BinaryOp::kEq, prec);
-    case TokenKind::kNe: case TokenKind::kLtGt: return binary(BinaryOp::kNe, prec);
-    case TokenKind::kLt: return binary(BinaryOp::kLt, prec);
-    case TokenKind::kLe: return binary(BinaryOp::kLe, prec);
-    case TokenKind::kGt: return binary(BinaryOp::kGt, prec);
-    case TokenKind::kGe: return binary(BinaryOp::kGe, prec);
-    case TokenKind::kBitAnd: return binary(BinaryOp::kBitAnd, prec);
-    case TokenKind::kBitOr: return binary(BinaryOp::kBitOr, prec);
-    case TokenKind::kShiftLeft: return binary(BinaryOp::kShiftLeft, prec);
-    case TokenKind::kShiftRight: return binary(BinaryOp::kShiftRight, prec);
-    case TokenKind::kPlus: return binary(BinaryOp::kAdd, prec);
-    case TokenKind::kMinus: return binary(BinaryOp::kSubtract, prec);
-    case TokenKind::kStar: return binary(BinaryOp::kMultiply, prec);
-    case TokenKind::kSlash: return binary(BinaryOp::kDivide, prec);
-    case TokenKind::kPercent: return binary(BinaryOp::kRemainder, prec);
-    case TokenKind::kConcat: return binary(BinaryOp::kConcat, prec);
-    case TokenKind::kIsnull: Advance(); return is_null(false);
-    case TokenKind::kNotnull: Advance(); return is_null(true);
+    case TokenKind::kOr:
+      return binary(BinaryOp::kOr, prec);
+    case TokenKind::kAnd:
+      return binary(BinaryOp::kAnd, prec);
+    case TokenKind::kEq:
+    case TokenKind::kEqEq:
+      return binary(BinaryOp::kEq, prec);
+    case TokenKind::kNe:
+    case TokenKind::kLtGt:
+      return binary(BinaryOp::kNe, prec);
+    case TokenKind::kLt:
+      return binary(BinaryOp::kLt, prec);
+    case TokenKind::kLe:
+      return binary(BinaryOp::kLe, prec);
+    case TokenKind::kGt:
+      return binary(BinaryOp::kGt, prec);
+    case TokenKind::kGe:
+      return binary(BinaryOp::kGe, prec);
+    case TokenKind::kBitAnd:
+      return binary(BinaryOp::kBitAnd, prec);
+    case TokenKind::kBitOr:
+      return binary(BinaryOp::kBitOr, prec);
+    case TokenKind::kShiftLeft:
+      return binary(BinaryOp::kShiftLeft, prec);
+    case TokenKind::kShiftRight:
+      return binary(BinaryOp::kShiftRight, prec);
+    case TokenKind::kPlus:
+      return binary(BinaryOp::kAdd, prec);
+    case TokenKind::kMinus:
+      return binary(BinaryOp::kSubtract, prec);
+    case TokenKind::kStar:
+      return binary(BinaryOp::kMultiply, prec);
+    case TokenKind::kSlash:
+      return binary(BinaryOp::kDivide, prec);
+    case TokenKind::kPercent:
+      return binary(BinaryOp::kRemainder, prec);
+    case TokenKind::kConcat:
+      return binary(BinaryOp::kConcat, prec);
+    case TokenKind::kIsnull:
+      Advance();
+      return is_null(false);
+    case TokenKind::kNotnull:
+      Advance();
+      return is_null(true);
     case TokenKind::kIs: {
       Advance();
       const bool negated = Accept(TokenKind::kNot);
       ENGINE_ASSIGN_OR_RETURN(ExprId right, ParseExpr(kPrecCompare));
       // As SQLite does, `x IS NULL` becomes the unary test.
       if (ast_->exprs[right].kind == ExprKind::kNull) return is_null(negated);
-      return NewExpr(Make(ExprKind::kBinary, Op(negated ? BinaryOp::kIsNot : BinaryOp::kIs), left,
-                          right));
+      return NewExpr(
+          Make(ExprKind::kBinary, Op(negated ? BinaryOp::kIsNot : BinaryOp::kIs), left, right));
     }
-    case TokenKind::kLike: return like(LikeOp::kLike, false);
-    case TokenKind::kGlob: return like(LikeOp::kGlob, false);
-    case TokenKind::kMatch: return like(LikeOp::kMatch, false);
-    case TokenKind::kRegexp: return like(LikeOp::kRegexp, false);
-    case TokenKind::kBetween: return between(false);
-    case TokenKind::kIn: Advance(); return ParseInTail(left, false);
+    case TokenKind::kLike:
+      return like(LikeOp::kLike, false);
+    case TokenKind::kGlob:
+      return like(LikeOp::kGlob, false);
+    case TokenKind::kMatch:
+      return like(LikeOp::kMatch, false);
+    case TokenKind::kRegexp:
+      return like(LikeOp::kRegexp, false);
+    case TokenKind::kBetween:
+      return between(false);
+    case TokenKind::kIn:
+      Advance();
+      return ParseInTail(left, false);
     case TokenKind::kCollate: {
       Advance();
       ENGINE_ASSIGN_OR_RETURN(std::string name, ParseName());
@@ -227,16 +302,26 @@ Result<ExprId> Parser::ParseBinaryTail(ExprId left, int min_prec, bool& progress
     case TokenKind::kNot: {
       Advance();
       switch (Peek().kind) {
-        case TokenKind::kNull: Advance(); return is_null(true);
-        case TokenKind::kLike: return like(LikeOp::kLike, true);
-        case TokenKind::kGlob: return like(LikeOp::kGlob, true);
-        case TokenKind::kMatch: return like(LikeOp::kMatch, true);
-        case TokenKind::kRegexp: return like(LikeOp::kRegexp, true);
-        case TokenKind::kBetween: return between(true);
-        default: Advance(); return ParseInTail(left, true);  // kIn, checked above
+        case TokenKind::kNull:
+          Advance();
+          return is_null(true);
+        case TokenKind::kLike:
+          return like(LikeOp::kLike, true);
+        case TokenKind::kGlob:
+          return like(LikeOp::kGlob, true);
+        case TokenKind::kMatch:
+          return like(LikeOp::kMatch, true);
+        case TokenKind::kRegexp:
+          return like(LikeOp::kRegexp, true);
+        case TokenKind::kBetween:
+          return between(true);
+        default:
+          Advance();
+          return ParseInTail(left, true);  // kIn, checked above
       }
     }
-    default: return ErrorNear();  // unreachable: every kind with a precedence is handled
+    default:
+      return ErrorNear();  // unreachable: every kind with a precedence is handled
   }
 }
 
@@ -256,8 +341,8 @@ Result<ExprId> Parser::ParseInTail(ExprId left, bool negated) {
     s.cores[0].from.push_back(std::move(ref));
     ast_->selects.push_back(std::move(s));
     last_select_height_ = 0;
-    return NewSubquery(ExprKind::kInSelect, static_cast<SelectId>(ast_->selects.size() - 1),
-                       left, negated);
+    return NewSubquery(ExprKind::kInSelect, static_cast<SelectId>(ast_->selects.size() - 1), left,
+                       negated);
   }
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
   if (AtSelectStart()) {
@@ -282,13 +367,21 @@ Result<ExprId> Parser::ParseInTail(ExprId left, bool negated) {
 // work with big frames (literals, strings) happens in non-recursive helpers.
 Result<ExprId> Parser::ParsePrimary() {
   switch (Peek().kind) {
-    case TokenKind::kInteger: case TokenKind::kFloat: case TokenKind::kString:
-    case TokenKind::kBlob: case TokenKind::kNull: case TokenKind::kVariable:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+    case TokenKind::kString:
+    case TokenKind::kBlob:
+    case TokenKind::kNull:
+    case TokenKind::kVariable:
       return ParseLiteral();
-    case TokenKind::kLParen: return ParseParenthesized();
-    case TokenKind::kCase: return ParseCase();
-    case TokenKind::kExists: return ParseExists();
-    default: break;
+    case TokenKind::kLParen:
+      return ParseParenthesized();
+    case TokenKind::kCase:
+      return ParseCase();
+    case TokenKind::kExists:
+      return ParseExists();
+    default:
+      break;
   }
   const Token& t = Peek();
   if (t.kind == TokenKind::kCast && PeekIs(TokenKind::kLParen, 1)) return ParseCast();
@@ -303,8 +396,11 @@ Result<ExprId> Parser::ParseLiteral() {
   const Token t = Advance();
   Expr e;
   switch (t.kind) {
-    case TokenKind::kInteger: case TokenKind::kFloat: return ParseNumber(t);
-    case TokenKind::kVariable: return ParseVariable(t);
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+      return ParseNumber(t);
+    case TokenKind::kVariable:
+      return ParseVariable(t);
     case TokenKind::kString:
       e.kind = ExprKind::kString;
       e.u.ids.a = AddString(DecodeString(Text(t)));
@@ -469,8 +565,7 @@ Result<ExprId> Parser::ParseVariable(const Token& t) {
   } else if (text[0] == '?') {
     uint64_t n = 0;
     auto [ptr, ec] = std::from_chars(text.data() + 1, text.data() + text.size(), n);
-    if (ec != std::errc() || ptr != text.data() + text.size() || n < 1 ||
-        n > kMaxVariableNumber) {
+    if (ec != std::errc() || ptr != text.data() + text.size() || n < 1 || n > kMaxVariableNumber) {
       return Status::SqlError("variable number must be between ?1 and ?" +
                               std::to_string(kMaxVariableNumber));
     }

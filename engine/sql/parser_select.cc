@@ -178,8 +178,13 @@ Result<std::string> Parser::ParseOptionalAlias() {
 
 bool Parser::IsJoinKeyword(const Token& t) {
   switch (t.kind) {
-    case TokenKind::kLeft: case TokenKind::kRight: case TokenKind::kFull: case TokenKind::kInner:
-    case TokenKind::kCross: case TokenKind::kNatural: case TokenKind::kOuter:
+    case TokenKind::kLeft:
+    case TokenKind::kRight:
+    case TokenKind::kFull:
+    case TokenKind::kInner:
+    case TokenKind::kCross:
+    case TokenKind::kNatural:
+    case TokenKind::kOuter:
       return true;
     default:
       return false;
@@ -193,23 +198,48 @@ Result<std::optional<JoinType>> Parser::ParseJoinOperator() {
   if (Accept(TokenKind::kJoin)) return std::optional<JoinType>(JoinType::kInner);
   if (!IsJoinKeyword(Peek())) return std::optional<JoinType>();
   std::vector<Token> words = {Advance()};
-  while (words.size() < 3 && !PeekIs(TokenKind::kJoin) && IsName(Peek())) words.push_back(Advance());
+  while (words.size() < 3 && !PeekIs(TokenKind::kJoin) && IsName(Peek()))
+    words.push_back(Advance());
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kJoin));
-  enum : unsigned { kInner = 1, kCross = 2, kNatural = 4, kLeft = 8, kRight = 16, kOuter = 32, kError = 64 };
+  enum : unsigned {
+    kInner = 1,
+    kCross = 2,
+    kNatural = 4,
+    kLeft = 8,
+    kRight = 16,
+    kOuter = 32,
+    kError = 64
+  };
   unsigned flags = 0;
   std::string spelled;
   for (const Token& w : words) {
     if (!spelled.empty()) spelled += ' ';
     spelled += Text(w);
     switch (w.kind) {
-      case TokenKind::kInner: flags |= kInner; break;
-      case TokenKind::kCross: flags |= kInner | kCross; break;
-      case TokenKind::kNatural: flags |= kNatural; break;
-      case TokenKind::kLeft: flags |= kLeft | kOuter; break;
-      case TokenKind::kRight: flags |= kRight | kOuter; break;
-      case TokenKind::kFull: flags |= kLeft | kRight | kOuter; break;
-      case TokenKind::kOuter: flags |= kOuter; break;
-      default: flags |= kError; break;
+      case TokenKind::kInner:
+        flags |= kInner;
+        break;
+      case TokenKind::kCross:
+        flags |= kInner | kCross;
+        break;
+      case TokenKind::kNatural:
+        flags |= kNatural;
+        break;
+      case TokenKind::kLeft:
+        flags |= kLeft | kOuter;
+        break;
+      case TokenKind::kRight:
+        flags |= kRight | kOuter;
+        break;
+      case TokenKind::kFull:
+        flags |= kLeft | kRight | kOuter;
+        break;
+      case TokenKind::kOuter:
+        flags |= kOuter;
+        break;
+      default:
+        flags |= kError;
+        break;
     }
   }
   if ((flags & (kInner | kOuter)) == (kInner | kOuter) || (flags & kError) != 0 ||

@@ -116,8 +116,7 @@ TEST(ParserTest, Insert) {
             ConflictAction::kReplace);
   EXPECT_EQ(Parse("INSERT OR IGNORE INTO t VALUES(1)").as<InsertStmt>()->conflict,
             ConflictAction::kIgnore);
-  EXPECT_EQ(Parse("REPLACE INTO t VALUES(1)").as<InsertStmt>()->conflict,
-            ConflictAction::kReplace);
+  EXPECT_EQ(Parse("REPLACE INTO t VALUES(1)").as<InsertStmt>()->conflict, ConflictAction::kReplace);
   EXPECT_TRUE(Parse("INSERT INTO t DEFAULT VALUES").as<InsertStmt>()->default_values);
   Statement sel = Parse("INSERT INTO t SELECT a FROM u WHERE a > 1");
   EXPECT_EQ(RenderSelect(sel.ast, *sel.as<InsertStmt>()->select), "SELECT a FROM u WHERE (a > 1)");
@@ -229,8 +228,7 @@ TEST(ParserTest, Expressions) {
             "(a IN (SELECT b FROM u))");
   EXPECT_EQ(Where(Parse("SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.x = t.x)")),
             "EXISTS (SELECT 1 FROM u WHERE (u.x = t.x))");
-  EXPECT_EQ(Where(Parse("SELECT 1 FROM t WHERE NOT EXISTS (SELECT 1)")),
-            "(NOT EXISTS (SELECT 1))");
+  EXPECT_EQ(Where(Parse("SELECT 1 FROM t WHERE NOT EXISTS (SELECT 1)")), "(NOT EXISTS (SELECT 1))");
   EXPECT_EQ(Where(Parse("SELECT 1 FROM t WHERE a = (SELECT max(b) FROM u)")),
             "(a = (SELECT max(b) FROM u))");
   EXPECT_EQ(Where(Parse("SELECT 1 FROM t WHERE a LIKE 'x%' ESCAPE '\\'")),

@@ -1,9 +1,8 @@
 // Operator precedence, checked two ways: hand-written groupings from SQLite's
 // parse.y, and a differential test in which the real SQLite evaluates random
 // expressions both as written and as this parser groups them.
-#include <sqlite3.h>
-
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <random>
 #include <string>
@@ -90,21 +89,26 @@ class ExpressionGenerator {
 
   std::string Generate(int depth) {
     if (depth == 0 || Pick(4) == 0) return Leaf();
-    static const char* const kBinary[] = {"OR",  "AND", "=",  "==", "!=", "<>", "<",  "<=",
-                                          ">",   ">=",  "&",  "|",  "<<", ">>", "+",  "-",
-                                          "*",   "/",   "%",  "||", "IS", "IS NOT"};
+    static const char* const kBinary[] = {
+        "OR", "AND", "=",  "==", "!=", "<>", "<", "<=", ">",  ">=", "&",
+        "|",  "<<",  ">>", "+",  "-",  "*",  "/", "%",  "||", "IS", "IS NOT"};
     switch (Pick(9)) {
-      case 0: return "NOT " + Generate(depth - 1);
-      case 1: return std::string(Pick(2) ? "- " : "~") + Generate(depth - 1);
+      case 0:
+        return "NOT " + Generate(depth - 1);
+      case 1:
+        return std::string(Pick(2) ? "- " : "~") + Generate(depth - 1);
       case 2:
         return Generate(depth - 1) + (Pick(2) ? " NOT" : "") + " BETWEEN " + Generate(depth - 1) +
                " AND " + Generate(depth - 1);
-      case 3: return Generate(depth - 1) + (Pick(2) ? " ISNULL" : " NOTNULL");
+      case 3:
+        return Generate(depth - 1) + (Pick(2) ? " ISNULL" : " NOTNULL");
       case 4:
         return Generate(depth - 1) + (Pick(2) ? " NOT" : "") + " IN (" + Generate(depth - 1) +
                ", " + Leaf() + ")";
-      case 5: return Generate(depth - 1) + (Pick(2) ? " NOT" : "") + " LIKE " + Generate(depth - 1);
-      case 6: return "(" + Generate(depth - 1) + ")";
+      case 5:
+        return Generate(depth - 1) + (Pick(2) ? " NOT" : "") + " LIKE " + Generate(depth - 1);
+      case 6:
+        return "(" + Generate(depth - 1) + ")";
       default:
         return Generate(depth - 1) + " " + kBinary[Pick(std::size(kBinary))] + " " +
                Generate(depth - 1);
@@ -114,9 +118,12 @@ class ExpressionGenerator {
  private:
   std::string Leaf() {
     switch (Pick(6)) {
-      case 0: return "NULL";
-      case 1: return "'" + std::to_string(Pick(5)) + "'";
-      default: return std::to_string(static_cast<int>(Pick(7)) - 2);
+      case 0:
+        return "NULL";
+      case 1:
+        return "'" + std::to_string(Pick(5)) + "'";
+      default:
+        return std::to_string(static_cast<int>(Pick(7)) - 2);
     }
   }
   size_t Pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng_); }
@@ -162,14 +169,15 @@ TEST(PrecedenceTest, AgreesWithSqliteOnRandomExpressions) {
     const std::string want = oracle.Eval(text);
     if (want.rfind("error", 0) == 0) {
       // What SQLite cannot parse we must not parse either.
-      if (want.find("syntax error") != std::string::npos || want.find("incomplete") != std::string::npos) {
+      if (want.find("syntax error") != std::string::npos ||
+          want.find("incomplete") != std::string::npos) {
         EXPECT_EQ(grouped.rfind("error", 0), 0u) << text << " -> " << grouped;
       }
       continue;
     }
     ASSERT_EQ(grouped.rfind("error", 0), std::string::npos) << text << " -> " << grouped;
-    EXPECT_EQ(oracle.Eval(grouped), want) << "seed 20261201, #" << i << ": " << text << "\n as "
-                                          << grouped;
+    EXPECT_EQ(oracle.Eval(grouped), want)
+        << "seed 20261201, #" << i << ": " << text << "\n as " << grouped;
     ++compared;
   }
   EXPECT_GT(compared, 2500);

@@ -11,36 +11,60 @@ namespace {
 
 std::string_view BinaryOpText(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return "OR";
-    case BinaryOp::kAnd: return "AND";
-    case BinaryOp::kEq: return "=";
-    case BinaryOp::kNe: return "<>";
-    case BinaryOp::kIs: return "IS";
-    case BinaryOp::kIsNot: return "IS NOT";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kShiftLeft: return "<<";
-    case BinaryOp::kShiftRight: return ">>";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSubtract: return "-";
-    case BinaryOp::kMultiply: return "*";
-    case BinaryOp::kDivide: return "/";
-    case BinaryOp::kRemainder: return "%";
-    case BinaryOp::kConcat: return "||";
+    case BinaryOp::kOr:
+      return "OR";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kEq:
+      return "=";
+    case BinaryOp::kNe:
+      return "<>";
+    case BinaryOp::kIs:
+      return "IS";
+    case BinaryOp::kIsNot:
+      return "IS NOT";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kBitAnd:
+      return "&";
+    case BinaryOp::kBitOr:
+      return "|";
+    case BinaryOp::kShiftLeft:
+      return "<<";
+    case BinaryOp::kShiftRight:
+      return ">>";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSubtract:
+      return "-";
+    case BinaryOp::kMultiply:
+      return "*";
+    case BinaryOp::kDivide:
+      return "/";
+    case BinaryOp::kRemainder:
+      return "%";
+    case BinaryOp::kConcat:
+      return "||";
   }
   return "?";
 }
 
 std::string_view LikeOpText(LikeOp op) {
   switch (op) {
-    case LikeOp::kLike: return "LIKE";
-    case LikeOp::kGlob: return "GLOB";
-    case LikeOp::kMatch: return "MATCH";
-    case LikeOp::kRegexp: return "REGEXP";
+    case LikeOp::kLike:
+      return "LIKE";
+    case LikeOp::kGlob:
+      return "GLOB";
+    case LikeOp::kMatch:
+      return "MATCH";
+    case LikeOp::kRegexp:
+      return "REGEXP";
   }
   return "?";
 }
@@ -73,10 +97,18 @@ void Renderer::Expr(ExprId id) {
   const engine::sql::Expr& e = ast_.expr(id);
   const bool negated = e.has(engine::sql::Expr::kNegated);
   switch (e.kind) {
-    case ExprKind::kNull: out += "NULL"; return;
-    case ExprKind::kInteger: out += std::to_string(e.u.integer); return;
-    case ExprKind::kReal: out += RenderReal(e.u.real); return;
-    case ExprKind::kString: out += QuoteString(ast_.str(e.u.ids.a)); return;
+    case ExprKind::kNull:
+      out += "NULL";
+      return;
+    case ExprKind::kInteger:
+      out += std::to_string(e.u.integer);
+      return;
+    case ExprKind::kReal:
+      out += RenderReal(e.u.real);
+      return;
+    case ExprKind::kString:
+      out += QuoteString(ast_.str(e.u.ids.a));
+      return;
     case ExprKind::kBlob: {
       static constexpr char kHex[] = "0123456789ABCDEF";
       out += "X'";
@@ -87,7 +119,9 @@ void Renderer::Expr(ExprId id) {
       out += '\'';
       return;
     }
-    case ExprKind::kParameter: out += ast_.str(e.u.ids.a); return;
+    case ExprKind::kParameter:
+      out += ast_.str(e.u.ids.a);
+      return;
     case ExprKind::kColumn:
       if (e.u.ids.b != kNoStr) {
         out += QuoteIdentifier(ast_.str(e.u.ids.b));
@@ -98,10 +132,18 @@ void Renderer::Expr(ExprId id) {
     case ExprKind::kUnary:
       out += '(';
       switch (e.unary_op()) {
-        case UnaryOp::kNegate: out += '-'; break;
-        case UnaryOp::kPlus: out += '+'; break;
-        case UnaryOp::kBitNot: out += '~'; break;
-        case UnaryOp::kNot: out += "NOT "; break;
+        case UnaryOp::kNegate:
+          out += '-';
+          break;
+        case UnaryOp::kPlus:
+          out += '+';
+          break;
+        case UnaryOp::kBitNot:
+          out += '~';
+          break;
+        case UnaryOp::kNot:
+          out += "NOT ";
+          break;
       }
       {
         const size_t at = out.size();
@@ -228,12 +270,24 @@ void Renderer::From(const std::vector<TableRef>& refs) {
     const TableRef& ref = refs[i];
     if (i > 0) {
       switch (ref.join) {
-        case JoinType::kComma: out += ", "; break;
-        case JoinType::kInner: out += " JOIN "; break;
-        case JoinType::kLeft: out += " LEFT JOIN "; break;
-        case JoinType::kCross: out += " CROSS JOIN "; break;
-        case JoinType::kNatural: out += " NATURAL JOIN "; break;
-        case JoinType::kNaturalLeft: out += " NATURAL LEFT JOIN "; break;
+        case JoinType::kComma:
+          out += ", ";
+          break;
+        case JoinType::kInner:
+          out += " JOIN ";
+          break;
+        case JoinType::kLeft:
+          out += " LEFT JOIN ";
+          break;
+        case JoinType::kCross:
+          out += " CROSS JOIN ";
+          break;
+        case JoinType::kNatural:
+          out += " NATURAL JOIN ";
+          break;
+        case JoinType::kNaturalLeft:
+          out += " NATURAL LEFT JOIN ";
+          break;
       }
     }
     switch (ref.kind) {
@@ -286,8 +340,12 @@ void Renderer::Core(const SelectCore& core) {
     const ResultColumn& col = core.columns[i];
     if (i > 0) out += ", ";
     switch (col.kind) {
-      case ResultColumn::Kind::kStar: out += '*'; break;
-      case ResultColumn::Kind::kTableStar: out += QuoteIdentifier(col.table) + ".*"; break;
+      case ResultColumn::Kind::kStar:
+        out += '*';
+        break;
+      case ResultColumn::Kind::kTableStar:
+        out += QuoteIdentifier(col.table) + ".*";
+        break;
       case ResultColumn::Kind::kExpr:
         Expr(col.expr);
         if (!col.alias.empty()) out += " AS " + QuoteIdentifier(col.alias);
@@ -320,10 +378,18 @@ void Renderer::Select(SelectId id) {
   for (size_t i = 0; i < s.cores.size(); ++i) {
     if (i > 0) {
       switch (s.ops[i - 1]) {
-        case CompoundOp::kUnion: out += " UNION "; break;
-        case CompoundOp::kUnionAll: out += " UNION ALL "; break;
-        case CompoundOp::kIntersect: out += " INTERSECT "; break;
-        case CompoundOp::kExcept: out += " EXCEPT "; break;
+        case CompoundOp::kUnion:
+          out += " UNION ";
+          break;
+        case CompoundOp::kUnionAll:
+          out += " UNION ALL ";
+          break;
+        case CompoundOp::kIntersect:
+          out += " INTERSECT ";
+          break;
+        case CompoundOp::kExcept:
+          out += " EXCEPT ";
+          break;
       }
     }
     Core(s.cores[i]);

@@ -21,8 +21,8 @@ TEST_P(SltCorpusParseTest, EverySqlTextParses) {
     if (rec.kind != slt::RecordKind::kStatement && rec.kind != slt::RecordKind::kQuery) continue;
     Result<Statement> st = ParseStatement(rec.sql);
     if (!rec.expect_ok) continue;  // "statement error" may be a syntax error on purpose
-    ASSERT_TRUE(st.ok()) << path << ":" << rec.sql_line << ": " << st.status().ToString()
-                         << "\n" << rec.sql;
+    ASSERT_TRUE(st.ok()) << path << ":" << rec.sql_line << ": " << st.status().ToString() << "\n"
+                         << rec.sql;
     ++parsed;
     if (const SelectStmt* sel = st->as<SelectStmt>()) {
       // The rendering is a fixed point: parsing it again renders identically.

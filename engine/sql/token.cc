@@ -36,9 +36,7 @@ constexpr size_t KeywordIndex(TokenKind kind) {
 
 }  // namespace
 
-bool IsKeyword(TokenKind kind) {
-  return kind >= TokenKind::kAbort && kind < TokenKind::kNumKinds;
-}
+bool IsKeyword(TokenKind kind) { return kind >= TokenKind::kAbort && kind < TokenKind::kNumKinds; }
 
 bool IsFallbackKeyword(TokenKind kind) {
   return IsKeyword(kind) && kKeywords[KeywordIndex(kind)].fallback;
@@ -62,41 +60,76 @@ TokenKind LookupKeyword(std::string_view word) {
 std::string_view TokenKindName(TokenKind kind) {
   if (IsKeyword(kind)) return kKeywords[KeywordIndex(kind)].spelling;
   switch (kind) {
-    case TokenKind::kEof: return "end of input";
-    case TokenKind::kIllegal: return "illegal";
-    case TokenKind::kIdentifier: return "identifier";
-    case TokenKind::kString: return "string";
-    case TokenKind::kBlob: return "blob";
-    case TokenKind::kInteger: return "integer";
-    case TokenKind::kFloat: return "float";
-    case TokenKind::kVariable: return "variable";
-    case TokenKind::kSemicolon: return ";";
-    case TokenKind::kLParen: return "(";
-    case TokenKind::kRParen: return ")";
-    case TokenKind::kComma: return ",";
-    case TokenKind::kDot: return ".";
-    case TokenKind::kPlus: return "+";
-    case TokenKind::kMinus: return "-";
-    case TokenKind::kStar: return "*";
-    case TokenKind::kSlash: return "/";
-    case TokenKind::kPercent: return "%";
-    case TokenKind::kConcat: return "||";
-    case TokenKind::kEq: return "=";
-    case TokenKind::kEqEq: return "==";
-    case TokenKind::kNe: return "!=";
-    case TokenKind::kLtGt: return "<>";
-    case TokenKind::kLt: return "<";
-    case TokenKind::kLe: return "<=";
-    case TokenKind::kGt: return ">";
-    case TokenKind::kGe: return ">=";
-    case TokenKind::kBitAnd: return "&";
-    case TokenKind::kBitOr: return "|";
-    case TokenKind::kBitNot: return "~";
-    case TokenKind::kShiftLeft: return "<<";
-    case TokenKind::kShiftRight: return ">>";
-    case TokenKind::kArrow: return "->";
-    case TokenKind::kArrow2: return "->>";
-    default: return "?";
+    case TokenKind::kEof:
+      return "end of input";
+    case TokenKind::kIllegal:
+      return "illegal";
+    case TokenKind::kIdentifier:
+      return "identifier";
+    case TokenKind::kString:
+      return "string";
+    case TokenKind::kBlob:
+      return "blob";
+    case TokenKind::kInteger:
+      return "integer";
+    case TokenKind::kFloat:
+      return "float";
+    case TokenKind::kVariable:
+      return "variable";
+    case TokenKind::kSemicolon:
+      return ";";
+    case TokenKind::kLParen:
+      return "(";
+    case TokenKind::kRParen:
+      return ")";
+    case TokenKind::kComma:
+      return ",";
+    case TokenKind::kDot:
+      return ".";
+    case TokenKind::kPlus:
+      return "+";
+    case TokenKind::kMinus:
+      return "-";
+    case TokenKind::kStar:
+      return "*";
+    case TokenKind::kSlash:
+      return "/";
+    case TokenKind::kPercent:
+      return "%";
+    case TokenKind::kConcat:
+      return "||";
+    case TokenKind::kEq:
+      return "=";
+    case TokenKind::kEqEq:
+      return "==";
+    case TokenKind::kNe:
+      return "!=";
+    case TokenKind::kLtGt:
+      return "<>";
+    case TokenKind::kLt:
+      return "<";
+    case TokenKind::kLe:
+      return "<=";
+    case TokenKind::kGt:
+      return ">";
+    case TokenKind::kGe:
+      return ">=";
+    case TokenKind::kBitAnd:
+      return "&";
+    case TokenKind::kBitOr:
+      return "|";
+    case TokenKind::kBitNot:
+      return "~";
+    case TokenKind::kShiftLeft:
+      return "<<";
+    case TokenKind::kShiftRight:
+      return ">>";
+    case TokenKind::kArrow:
+      return "->";
+    case TokenKind::kArrow2:
+      return "->>";
+    default:
+      return "?";
   }
 }
 

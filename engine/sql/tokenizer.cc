@@ -58,16 +58,26 @@ Token Tokenizer::Next() {
     return Make(kind, start);
   };
   switch (c) {
-    case ';': return single(TokenKind::kSemicolon);
-    case '(': return single(TokenKind::kLParen);
-    case ')': return single(TokenKind::kRParen);
-    case ',': return single(TokenKind::kComma);
-    case '+': return single(TokenKind::kPlus);
-    case '*': return single(TokenKind::kStar);
-    case '/': return single(TokenKind::kSlash);
-    case '%': return single(TokenKind::kPercent);
-    case '~': return single(TokenKind::kBitNot);
-    case '&': return single(TokenKind::kBitAnd);
+    case ';':
+      return single(TokenKind::kSemicolon);
+    case '(':
+      return single(TokenKind::kLParen);
+    case ')':
+      return single(TokenKind::kRParen);
+    case ',':
+      return single(TokenKind::kComma);
+    case '+':
+      return single(TokenKind::kPlus);
+    case '*':
+      return single(TokenKind::kStar);
+    case '/':
+      return single(TokenKind::kSlash);
+    case '%':
+      return single(TokenKind::kPercent);
+    case '~':
+      return single(TokenKind::kBitNot);
+    case '&':
+      return single(TokenKind::kBitAnd);
     case '-':
       if (at(pos_ + 1) == '>') {
         if (at(pos_ + 2) == '>') {
@@ -77,8 +87,10 @@ Token Tokenizer::Next() {
         return pair(TokenKind::kArrow);
       }
       return single(TokenKind::kMinus);
-    case '|': return at(pos_ + 1) == '|' ? pair(TokenKind::kConcat) : single(TokenKind::kBitOr);
-    case '=': return at(pos_ + 1) == '=' ? pair(TokenKind::kEqEq) : single(TokenKind::kEq);
+    case '|':
+      return at(pos_ + 1) == '|' ? pair(TokenKind::kConcat) : single(TokenKind::kBitOr);
+    case '=':
+      return at(pos_ + 1) == '=' ? pair(TokenKind::kEqEq) : single(TokenKind::kEq);
     case '<':
       if (at(pos_ + 1) == '=') return pair(TokenKind::kLe);
       if (at(pos_ + 1) == '>') return pair(TokenKind::kLtGt);
@@ -88,10 +100,14 @@ Token Tokenizer::Next() {
       if (at(pos_ + 1) == '=') return pair(TokenKind::kGe);
       if (at(pos_ + 1) == '>') return pair(TokenKind::kShiftRight);
       return single(TokenKind::kGt);
-    case '!': return at(pos_ + 1) == '=' ? pair(TokenKind::kNe) : single(TokenKind::kIllegal);
-    case '\'': return ScanQuoted(start, '\'', TokenKind::kString);
-    case '"': return ScanQuoted(start, '"', TokenKind::kIdentifier);
-    case '`': return ScanQuoted(start, '`', TokenKind::kIdentifier);
+    case '!':
+      return at(pos_ + 1) == '=' ? pair(TokenKind::kNe) : single(TokenKind::kIllegal);
+    case '\'':
+      return ScanQuoted(start, '\'', TokenKind::kString);
+    case '"':
+      return ScanQuoted(start, '"', TokenKind::kIdentifier);
+    case '`':
+      return ScanQuoted(start, '`', TokenKind::kIdentifier);
     case '[': {
       size_t close = text_.find(']', pos_ + 1);
       if (close == std::string_view::npos) {
@@ -104,8 +120,13 @@ Token Tokenizer::Next() {
     case '.':
       if (IsDigit(at(pos_ + 1))) return ScanNumber(start);
       return single(TokenKind::kDot);
-    case '?': case ':': case '@': case '$': return ScanVariable(start);
-    default: break;
+    case '?':
+    case ':':
+    case '@':
+    case '$':
+      return ScanVariable(start);
+    default:
+      break;
   }
   if (IsDigit(c)) return ScanNumber(start);
   if ((c == 'x' || c == 'X') && at(pos_ + 1) == '\'') {
@@ -202,9 +223,14 @@ std::string DecodeString(std::string_view token) {
 std::string DecodeIdentifier(std::string_view token) {
   if (token.empty()) return std::string();
   switch (token.front()) {
-    case '"': case '`': case '\'': return DecodeString(token);
-    case '[': return std::string(token.substr(1, token.size() - 2));
-    default: return std::string(token);
+    case '"':
+    case '`':
+    case '\'':
+      return DecodeString(token);
+    case '[':
+      return std::string(token.substr(1, token.size() - 2));
+    default:
+      return std::string(token);
   }
 }
 

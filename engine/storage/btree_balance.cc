@@ -158,7 +158,8 @@ Status BTree::BalanceDeeper(std::vector<PathEntry>* path, std::vector<Pending>* 
   for (int i = 0; i < rpg.ncell; ++i) {
     const uint16_t off = read_cell_ptr(copy.data(), rpg.ptrs_off, i);
     CellInfo c;
-    if (!parse_cell_header(copy.data(), rpg, off, &c)) return corrupt(root, "cell outside the page");
+    if (!parse_cell_header(copy.data(), rpg, off, &c))
+      return corrupt(root, "cell outside the page");
     cells.emplace_back(copy.data() + off, cell_length(c, off));
   }
   ENGINE_ASSIGN_OR_RETURN(PageRef cp, pager_->Allocate());
@@ -192,7 +193,8 @@ Status BTree::BalanceShallower(uint32_t root) {
   for (int i = 0; i < cpg.ncell; ++i) {
     const uint16_t off = read_cell_ptr(copy.data(), cpg.ptrs_off, i);
     CellInfo c;
-    if (!parse_cell_header(copy.data(), cpg, off, &c)) return corrupt(child, "cell outside the page");
+    if (!parse_cell_header(copy.data(), cpg, off, &c))
+      return corrupt(child, "cell outside the page");
     cells.emplace_back(copy.data() + off, cell_length(c, off));
     need += slot_size(cells.back().size());
   }
@@ -205,7 +207,8 @@ Status BTree::BalanceShallower(uint32_t root) {
   return pager_->Free(child);
 }
 
-Status BTree::BalanceNonRoot(std::vector<PathEntry>* path, int level, std::vector<Pending>* pending) {
+Status BTree::BalanceNonRoot(std::vector<PathEntry>* path, int level,
+                             std::vector<Pending>* pending) {
   const uint32_t usable = pager_->usable_size();
   const PathEntry me = (*path)[level];
   const PathEntry par = (*path)[level - 1];
@@ -309,7 +312,8 @@ Status BTree::BalanceNonRoot(std::vector<PathEntry>* path, int level, std::vecto
     if (i + 1 < nold) {
       const uint16_t off = read_cell_ptr(pp.data(), ppg.ptrs_off, first + i);
       CellInfo c;
-      if (!parse_cell_header(pp.data(), ppg, off, &c)) return corrupt(par.pgno, "cell outside the page");
+      if (!parse_cell_header(pp.data(), ppg, off, &c))
+        return corrupt(par.pgno, "cell outside the page");
       const uint8_t* body = pp.data() + off + 4;
       const size_t blen = cell_length(c, off) - 4;
       if (type == kIndexLeaf) {
@@ -327,7 +331,8 @@ Status BTree::BalanceNonRoot(std::vector<PathEntry>* path, int level, std::vecto
     return Status::Corruption("balancing lost track of its page");
   }
   pending->clear();
-  for (int i = 0; i + 1 < nold; ++i) ENGINE_RETURN_IF_ERROR(page_drop_cell(pp.mutable_data(), &ppg, first));
+  for (int i = 0; i + 1 < nold; ++i)
+    ENGINE_RETURN_IF_ERROR(page_drop_cell(pp.mutable_data(), &ppg, first));
 
   // Partition into pages.
   const bool promote = type != kTableLeaf;

@@ -58,7 +58,8 @@ uint32_t BtCursor::child_at(const Level& lv, int idx) const {
 Status BtCursor::load_page_info(Level& lv, uint32_t pgno) {
   static_assert(std::is_trivially_copyable_v<PageInfo>);
   if (lv.page.load_parsed(&lv.info, sizeof lv.info)) return Status::OK();
-  ENGINE_RETURN_IF_ERROR(parse_page_header(lv.page.data(), pgno, tree_->pager_->usable_size(), &lv.info));
+  ENGINE_RETURN_IF_ERROR(
+      parse_page_header(lv.page.data(), pgno, tree_->pager_->usable_size(), &lv.info));
   lv.page.store_parsed(&lv.info, sizeof lv.info);
   return Status::OK();
 }
@@ -301,7 +302,8 @@ Status BtCursor::land_after_insert(int leaf, int idx) {
   Level& lv = stack_[leaf];
   append_hint_ = false;
   descend_leaf_ = -1;
-  Status st = parse_page_header(lv.page.data(), lv.info.pgno, tree_->pager_->usable_size(), &lv.info);
+  Status st =
+      parse_page_header(lv.page.data(), lv.info.pgno, tree_->pager_->usable_size(), &lv.info);
   if (!st.ok() || idx >= lv.info.ncell) {
     close();
     return st;
@@ -346,8 +348,8 @@ Status BtCursor::seek(int64_t rowid, bool* found) {
   return Status::OK();
 }
 
-Status BtCursor::read_payload(const uint8_t* page, const CellInfo& c,
-                              std::span<const uint8_t>* out, std::vector<uint8_t>* buf) {
+Status BtCursor::read_payload(const uint8_t* page, const CellInfo& c, std::span<const uint8_t>* out,
+                              std::vector<uint8_t>* buf) {
   if (c.overflow == 0 && c.payload_size == c.local) {
     *out = {page + c.payload_off, c.local};
     return Status::OK();
@@ -396,8 +398,8 @@ Status BtCursor::payload(std::span<const uint8_t>* out) {
 Status BtCursor::compare_cell(const Level& lv, int idx, const Value* key, int n, int* cmp) {
   if (compare_cell_local(lv, idx, key, n, cmp)) return Status::OK();
   CellInfo c;
-  if (!parse_cell_header(lv.page.data(), lv.info, read_cell_ptr(lv.page.data(), lv.info.ptrs_off, idx),
-                         &c)) {
+  if (!parse_cell_header(lv.page.data(), lv.info,
+                         read_cell_ptr(lv.page.data(), lv.info.ptrs_off, idx), &c)) {
     return corrupt_cell(lv.info.pgno, idx);
   }
   std::span<const uint8_t> rec;

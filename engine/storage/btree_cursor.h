@@ -132,8 +132,8 @@ class BtCursor {
   bool is_table_ = true;
   bool allow_empty_pages_ = false;  // BTree's own descents during a delete
   State state_ = State::kInvalid;
-  int depth_ = -1;  // index of the deepest level in use
-  int top_ = -1;    // deepest level that may still pin a page
+  int depth_ = -1;        // index of the deepest level in use
+  int top_ = -1;          // deepest level that may still pin a page
   int active_slot_ = -1;  // place in BTree::active_ while pages are pinned
   // After a seek past the last entry: the rowid sought, with stack_[0..
   // append_depth_] still describing the path to the end of the last leaf.

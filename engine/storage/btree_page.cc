@@ -255,8 +255,8 @@ Status page_drop_cell(uint8_t* page, PageInfo* pg, int idx) {
 }
 
 void page_build(uint8_t* page, uint32_t hdr_off, uint8_t type, uint32_t usable,
-                std::span<const std::span<const uint8_t>> cells, uint32_t right_child,
-                PageInfo* pg, uint32_t pgno) {
+                std::span<const std::span<const uint8_t>> cells, uint32_t right_child, PageInfo* pg,
+                uint32_t pgno) {
   // page_init's result, without zeroing bytes the cells overwrite next:
   // only the gap between the pointer array and the content is cleared.
   set_info(pg, pgno, hdr_off, type, usable);

@@ -24,7 +24,7 @@ enum PageType : uint8_t {
 };
 
 constexpr uint32_t kPage1BtreeOffset = 100;  // page 1 starts with the database header
-constexpr int kMaxBtreeDepth = 20;       // deeper means a cycle or a corrupt file
+constexpr int kMaxBtreeDepth = 20;           // deeper means a cycle or a corrupt file
 
 inline bool is_leaf_type(uint8_t t) { return (t & 8) != 0; }
 inline bool is_table_type(uint8_t t) { return (t & 1) != 0; }
@@ -37,8 +37,8 @@ inline uint32_t max_local_payload(uint32_t usable, bool table_leaf) {
 inline uint32_t min_local_payload(uint32_t usable) { return (usable - 12) * 32 / 255 - 23; }
 
 // Bytes of a payload of `payload` bytes stored on the page itself.
-ENGINE_ALWAYS_INLINE uint32_t local_payload_size(uint64_t payload, uint32_t usable, uint32_t max_local,
-                                   uint32_t min_local) {
+ENGINE_ALWAYS_INLINE uint32_t local_payload_size(uint64_t payload, uint32_t usable,
+                                                 uint32_t max_local, uint32_t min_local) {
   if (payload <= max_local) return static_cast<uint32_t>(payload);
   const uint32_t k = min_local + static_cast<uint32_t>((payload - min_local) % (usable - 4));
   return k <= max_local ? k : min_local;
@@ -76,13 +76,13 @@ ENGINE_ALWAYS_INLINE uint16_t read_cell_ptr(const uint8_t* page, uint32_t ptrs_o
 
 // The leading fields of one cell.
 struct CellInfo {
-  int64_t key = 0;           // rowid (table pages)
-  uint64_t payload_size = 0; // whole payload, local plus overflow (0 for table interior)
-  uint32_t child = 0;        // left child (interior pages)
-  uint32_t payload_off = 0;  // offset of the local payload in the page
-  uint32_t local = 0;        // payload bytes on the page
-  uint32_t overflow = 0;     // first overflow page, 0 when the payload is all local
-  uint32_t size = 0;         // bytes the cell occupies on the page (at least 4)
+  int64_t key = 0;            // rowid (table pages)
+  uint64_t payload_size = 0;  // whole payload, local plus overflow (0 for table interior)
+  uint32_t child = 0;         // left child (interior pages)
+  uint32_t payload_off = 0;   // offset of the local payload in the page
+  uint32_t local = 0;         // payload bytes on the page
+  uint32_t overflow = 0;      // first overflow page, 0 when the payload is all local
+  uint32_t size = 0;          // bytes the cell occupies on the page (at least 4)
 };
 
 // Decodes the cell at `off`: the left child (interior), payload size (all
@@ -90,7 +90,7 @@ struct CellInfo {
 // local-payload formula and the overflow pointer when the payload exceeds
 // max_local. Returns false when the cell reaches outside the page.
 ENGINE_ALWAYS_INLINE bool parse_cell_header(const uint8_t* page, const PageInfo& pg, uint32_t off,
-                              CellInfo* c) {
+                                            CellInfo* c) {
   if (off < pg.ptrs_end() || off + 4 > pg.usable) return false;
   const uint8_t* end = page + pg.usable;
   const uint8_t* p = page + off;
@@ -190,8 +190,8 @@ Status page_drop_cell(uint8_t* page, PageInfo* pg, int idx);
 // Rewrites the page with these cells packed at its end and no free blocks.
 // The caller has checked that they fit (page_capacity).
 void page_build(uint8_t* page, uint32_t hdr_off, uint8_t type, uint32_t usable,
-                std::span<const std::span<const uint8_t>> cells, uint32_t right_child,
-                PageInfo* pg, uint32_t pgno);
+                std::span<const std::span<const uint8_t>> cells, uint32_t right_child, PageInfo* pg,
+                uint32_t pgno);
 
 // Bytes a page can hold in cells plus their 2-byte pointers.
 inline uint32_t page_capacity(uint32_t hdr_off, uint8_t type, uint32_t usable) {

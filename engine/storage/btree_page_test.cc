@@ -16,8 +16,8 @@ TEST(BtreePageTest, LocalPayloadFormula) {
   EXPECT_EQ(min_local_payload(u), 489u);
   const uint32_t x = 4061, m = 489;
   EXPECT_EQ(local_payload_size(4061, u, x, m), 4061u);
-  EXPECT_EQ(local_payload_size(5000, u, x, m), 908u);  // K = 489 + 4511 % 4092
-  EXPECT_EQ(local_payload_size(4062, u, x, m), 489u);  // K = 4062 > X: M
+  EXPECT_EQ(local_payload_size(5000, u, x, m), 908u);      // K = 489 + 4511 % 4092
+  EXPECT_EQ(local_payload_size(4062, u, x, m), 489u);      // K = 4062 > X: M
   EXPECT_EQ(local_payload_size(20000, u, 1002, m), 489u);  // K = 3632 > X: M
   EXPECT_EQ(local_payload_size(4681, u, 1002, m), 589u);   // K = 489 + 100
   EXPECT_EQ(overflow_page_count(5000, 908, u), 1u);        // 4092 bytes: one full page
@@ -69,7 +69,8 @@ TEST(BtreePageTest, InsertDropKeepsSpaceAccountingExact) {
     auto it = model.begin();
     for (int i = 0; i < re.ncell; ++i, ++it) {
       CellInfo c;
-      ASSERT_TRUE(parse_cell_header(page.data(), re, read_cell_ptr(page.data(), re.ptrs_off, i), &c));
+      ASSERT_TRUE(
+          parse_cell_header(page.data(), re, read_cell_ptr(page.data(), re.ptrs_off, i), &c));
       ASSERT_EQ(c.key, it->first);
       ASSERT_EQ(c.payload_size, it->second);
       used += c.size + 2;

@@ -17,12 +17,12 @@
 namespace engine {
 namespace {
 
-using testing::SqliteDb;
-using testing::TempDir;
 using btree_test::ExpectTableMatches;
 using btree_test::OpenTree;
 using btree_test::Payload;
 using btree_test::Row;
+using testing::SqliteDb;
+using testing::TempDir;
 
 // Walks the tree from its root: every leaf must sit at the same depth.
 int TreeDepth(BTree& tree, uint32_t pgno, int depth = 1) {
@@ -322,7 +322,8 @@ TEST(BTreeTest2, DropTreeFreesEveryPageAndRollbackRestores) {
   auto root = tree->CreateTable();
   ASSERT_TRUE(root.ok());
   RecordBuilder b;
-  for (int64_t k = 0; k < 3000; ++k) ASSERT_TRUE(tree->Insert(*root, k, Row(b, k, k % 50 == 0 ? 5000 : 40)).ok());
+  for (int64_t k = 0; k < 3000; ++k)
+    ASSERT_TRUE(tree->Insert(*root, k, Row(b, k, k % 50 == 0 ? 5000 : 40)).ok());
   SchemaEntry e{"table", "t", "t", *root, "CREATE TABLE t(a INTEGER, b TEXT)", 0};
   ASSERT_TRUE(AddSchemaEntry(*tree, &e).ok());
   ASSERT_TRUE(tree->Commit().ok());

@@ -31,7 +31,8 @@ inline std::unique_ptr<BTree> OpenTree(const std::string& path, uint32_t page_si
 
 inline std::string Payload(int64_t key, size_t len) {
   std::string s(len, 'a');
-  for (size_t i = 0; i < len; ++i) s[i] = static_cast<char>('a' + (key + static_cast<int64_t>(i)) % 26);
+  for (size_t i = 0; i < len; ++i)
+    s[i] = static_cast<char>('a' + (key + static_cast<int64_t>(i)) % 26);
   return s;
 }
 

@@ -33,9 +33,15 @@ void SetCrashAfterFileOps(uint64_t n) { g_crash_countdown.store(n); }
 Result<std::unique_ptr<File>> File::Open(const std::string& path, Mode mode) {
   int flags = O_CLOEXEC;
   switch (mode) {
-    case Mode::kReadOnly: flags |= O_RDONLY; break;
-    case Mode::kReadWrite: flags |= O_RDWR; break;
-    case Mode::kCreate: flags |= O_RDWR | O_CREAT; break;
+    case Mode::kReadOnly:
+      flags |= O_RDONLY;
+      break;
+    case Mode::kReadWrite:
+      flags |= O_RDWR;
+      break;
+    case Mode::kCreate:
+      flags |= O_RDWR | O_CREAT;
+      break;
   }
   int fd;
   do {

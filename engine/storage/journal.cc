@@ -12,8 +12,8 @@ namespace {
 constexpr uint32_t kAllRecords = 0xffffffffu;
 
 uint32_t NewNonce() {
-  static std::mt19937 gen(static_cast<uint32_t>(
-      std::chrono::steady_clock::now().time_since_epoch().count()));
+  static std::mt19937 gen(
+      static_cast<uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   return gen();
 }
 
@@ -145,7 +145,10 @@ Result<uint32_t> PlaybackJournal(File& db, const std::string& journal_path, uint
     uint64_t at = rec_start;
     bool bad = false;
     for (uint32_t i = 0; i < nrec; ++i, at += rec_size) {
-      if (at + rec_size > jsize) { bad = true; break; }
+      if (at + rec_size > jsize) {
+        bad = true;
+        break;
+      }
       ENGINE_RETURN_IF_ERROR(jf->ReadAt(at, rec.data(), rec_size));
       uint32_t pgno = get_u32(rec.data());
       const uint8_t* image = rec.data() + 4;

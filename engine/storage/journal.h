@@ -40,8 +40,7 @@ class JournalWriter {
  public:
   // Creates (truncating) the journal and writes the first segment header.
   // `buffer` (optional) is lent for the writer's lifetime.
-  static Result<std::unique_ptr<JournalWriter>> Create(const std::string& path,
-                                                       uint32_t page_size,
+  static Result<std::unique_ptr<JournalWriter>> Create(const std::string& path, uint32_t page_size,
                                                        uint32_t orig_page_count,
                                                        JournalBuffer* buffer = nullptr);
   // Appends the original image of page `pgno` to the open segment. Records
@@ -72,9 +71,9 @@ class JournalWriter {
   uint64_t segment_start_ = 0;  // offset of the open segment's header
   uint64_t end_ = 0;            // end of the last record
   uint32_t unsealed_ = 0;       // records in the open segment
-  JournalBuffer own_;            // when no buffer was lent
+  JournalBuffer own_;           // when no buffer was lent
   JournalBuffer* buf_ = &own_;
-  size_t pending_ = 0;           // bytes of buf_ not yet written, from offset pending_at_
+  size_t pending_ = 0;  // bytes of buf_ not yet written, from offset pending_at_
   uint64_t pending_at_ = 0;
 };
 

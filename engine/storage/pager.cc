@@ -9,7 +9,7 @@
 namespace engine {
 namespace {
 
-constexpr char kMagic[16] = "SQLite format 3";  // with its NUL: 16 bytes
+constexpr char kMagic[16] = "SQLite format 3";       // with its NUL: 16 bytes
 constexpr uint32_t kLibraryVersionNumber = 3040001;  // written like SQLite 3.40.1 would
 constexpr size_t kMinCachePages = 16;
 
@@ -266,7 +266,8 @@ Result<PageRef> Pager::Get(uint32_t pgno) {
 
 Status Pager::MakeWritable(PageRef& page) {
   if (!page) return Status::InvalidArgument("MakeWritable on an empty page reference");
-  if (!in_write_) return Status::InvalidArgument("cannot modify a page outside a write transaction");
+  if (!in_write_)
+    return Status::InvalidArgument("cannot modify a page outside a write transaction");
   CachedPage* f = page.page_;
   const uint32_t pgno = f->pgno;
   // The open statement needs the image it started from, also of a page
@@ -277,9 +278,8 @@ Status Pager::MakeWritable(PageRef& page) {
   if (f->dirty) return Status::OK();
   if (pgno <= orig_page_count_ && !journaled_[pgno]) {
     if (!journal_) {
-      ENGINE_ASSIGN_OR_RETURN(journal_,
-                              JournalWriter::Create(JournalPath(path_), page_size_,
-                                                    orig_page_count_, &journal_buffer_));
+      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(JournalPath(path_), page_size_,
+                                                              orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(pgno, f->data.get()));
     MarkJournaled(pgno);
@@ -291,15 +291,16 @@ Status Pager::MakeWritable(PageRef& page) {
 }
 
 Result<PageRef> Pager::Allocate() {
-  if (!in_write_) return Status::InvalidArgument("cannot allocate a page outside a write transaction");
+  if (!in_write_)
+    return Status::InvalidArgument("cannot allocate a page outside a write transaction");
   uint32_t free_count = header_u32(hdr::kFreelistCount);
   uint32_t trunk_no = header_u32(hdr::kFreelistTrunk);
   if (free_count > 0 && trunk_no != 0) {
     ENGINE_ASSIGN_OR_RETURN(PageRef trunk, Get(trunk_no));
     uint32_t n = get_u32(trunk.data() + 4);
     if (n > usable_size_ / 4 - 2) {
-      return Status::Corruption("freelist trunk page " + std::to_string(trunk_no) +
-                                " claims " + std::to_string(n) + " leaves");
+      return Status::Corruption("freelist trunk page " + std::to_string(trunk_no) + " claims " +
+                                std::to_string(n) + " leaves");
     }
     uint32_t pgno;
     bool leaf = false;
@@ -398,8 +399,8 @@ Status Pager::BeginRead() {
     uint8_t buf[kDbHeaderSize];
     size_t got = 0;
     st = file_->ReadAt(0, buf, kDbHeaderSize, &got);
-    if (st.ok() && (page_size_ == 0 || got < kDbHeaderSize ||
-                    std::memcmp(buf, header_, kDbHeaderSize) != 0)) {
+    if (st.ok() &&
+        (page_size_ == 0 || got < kDbHeaderSize || std::memcmp(buf, header_, kDbHeaderSize) != 0)) {
       DropCache();
       st = LoadHeader();
     }
@@ -455,8 +456,8 @@ Status Pager::WriteDirty(bool only_unpinned) {
       dirty_[kept++] = f;
       continue;
     }
-    ENGINE_RETURN_IF_ERROR(file_->WriteAt(uint64_t{f->pgno - 1} * page_size_, f->data.get(),
-                                          page_size_));
+    ENGINE_RETURN_IF_ERROR(
+        file_->WriteAt(uint64_t{f->pgno - 1} * page_size_, f->data.get(), page_size_));
     f->dirty = false;
     f->parsed = false;
   }
@@ -473,9 +474,8 @@ Status Pager::Spill() {
     std::vector<uint8_t> p1(page_size_);
     ENGINE_RETURN_IF_ERROR(file_->ReadAt(0, p1.data(), page_size_));
     if (!journal_) {
-      ENGINE_ASSIGN_OR_RETURN(journal_,
-                              JournalWriter::Create(JournalPath(path_), page_size_,
-                                                    orig_page_count_, &journal_buffer_));
+      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(JournalPath(path_), page_size_,
+                                                              orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(1, p1.data()));
     MarkJournaled(1);

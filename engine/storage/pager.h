@@ -182,8 +182,8 @@ class Pager {
   uint32_t change_counter_ = 0;   // last seen on disk, to detect other writers
   bool in_read_ = false;
   bool in_write_ = false;
-  bool spilled_ = false;  // database file changed inside the open transaction
-  bool implicit_read_ = false;  // BeginWrite opened the read; Commit/Rollback close it
+  bool spilled_ = false;                // database file changed inside the open transaction
+  bool implicit_read_ = false;          // BeginWrite opened the read; Commit/Rollback close it
   uint8_t header_[kDbHeaderSize] = {};  // copy of page 1's first 100 bytes
 
   std::vector<std::unique_ptr<CachedPage>> frames_;
@@ -194,8 +194,8 @@ class Pager {
     journaled_[pgno] = true;
     journaled_list_.push_back(pgno);
   }
-  std::vector<bool> journaled_;  // by pgno, within the write transaction
-  std::vector<bool> freed_;      // by pgno: freed within the write transaction
+  std::vector<bool> journaled_;           // by pgno, within the write transaction
+  std::vector<bool> freed_;               // by pgno: freed within the write transaction
   std::vector<uint32_t> journaled_list_;  // the bits set in journaled_, to clear them
   std::vector<uint32_t> freed_list_;      // likewise for freed_
   std::unique_ptr<JournalWriter> journal_;

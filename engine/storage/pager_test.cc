@@ -232,9 +232,10 @@ TEST(PagerTest, TruncatedFileReportsCorruptionOnRead) {
   std::string path = dir.file("t.db");
   {
     SqliteDb db(path);
-    ASSERT_TRUE(db.Exec("CREATE TABLE t(a); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL "
-                        "SELECT i+1 FROM c WHERE i<2000) INSERT INTO t SELECT randomblob(100) "
-                        "FROM c;"));
+    ASSERT_TRUE(
+        db.Exec("CREATE TABLE t(a); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL "
+                "SELECT i+1 FROM c WHERE i<2000) INSERT INTO t SELECT randomblob(100) "
+                "FROM c;"));
   }
   ASSERT_EQ(truncate(path.c_str(), 4096 * 3), 0);
   auto pager = MustOpen(path);
@@ -257,9 +258,10 @@ TEST(PagerCrashTest, EngineRecoversAHotJournalLeftBySqlite) {
   std::string path = dir.file("s.db");
   {
     SqliteDb db(path);
-    ASSERT_TRUE(db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b);"
-                        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE "
-                        "i<3000) INSERT INTO t SELECT i, hex(randomblob(40)) FROM c;"));
+    ASSERT_TRUE(
+        db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b);"
+                "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE "
+                "i<3000) INSERT INTO t SELECT i, hex(randomblob(40)) FROM c;"));
   }
   std::string before = Snapshot(path);
   pid_t pid = fork();

@@ -42,7 +42,8 @@ std::span<const uint8_t> RecordBuilder::Build(const Value* values, int n) {
     switch (t) {
       case 0:
       case 8:
-      case 9: break;
+      case 9:
+        break;
       case 7: {
         uint64_t bits;
         const double d = v.as_real();

@@ -29,7 +29,8 @@ inline uint64_t serial_type_len(uint64_t serial_type) {
 // the value, and the constants 0 and 1 as types 8 and 9 from file format 4 on.
 inline uint64_t serial_type_for(const Value& v, int file_format) {
   switch (v.type()) {
-    case ValueType::kNull: return 0;
+    case ValueType::kNull:
+      return 0;
     case ValueType::kInteger: {
       const int64_t i = v.as_int();
       if ((i == 0 || i == 1) && file_format >= 4) return 8 + static_cast<uint64_t>(i);
@@ -41,9 +42,12 @@ inline uint64_t serial_type_for(const Value& v, int file_format) {
       if (u <= 140737488355327ll) return 5;
       return 6;
     }
-    case ValueType::kReal: return 7;
-    case ValueType::kText: return 13 + 2 * uint64_t{v.size()};
-    case ValueType::kBlob: return 12 + 2 * uint64_t{v.size()};
+    case ValueType::kReal:
+      return 7;
+    case ValueType::kText:
+      return 13 + 2 * uint64_t{v.size()};
+    case ValueType::kBlob:
+      return 12 + 2 * uint64_t{v.size()};
   }
   return 0;
 }
@@ -61,25 +65,36 @@ ENGINE_ALWAYS_INLINE int64_t load_be_int(const uint8_t* p, int n) {
 // bytes are readable at p and that t is not reserved (10, 11).
 ENGINE_ALWAYS_INLINE Value decode_serial_value(uint64_t serial_type, const uint8_t* p) {
   switch (serial_type) {
-    case 0: return Value::Null();
-    case 1: return Value::Integer(static_cast<int8_t>(p[0]));
-    case 2: return Value::Integer(record_internal::load_be_int(p, 2));
-    case 3: return Value::Integer(record_internal::load_be_int(p, 3));
-    case 4: return Value::Integer(record_internal::load_be_int(p, 4));
-    case 5: return Value::Integer(record_internal::load_be_int(p, 6));
-    case 6: return Value::Integer(record_internal::load_be_int(p, 8));
+    case 0:
+      return Value::Null();
+    case 1:
+      return Value::Integer(static_cast<int8_t>(p[0]));
+    case 2:
+      return Value::Integer(record_internal::load_be_int(p, 2));
+    case 3:
+      return Value::Integer(record_internal::load_be_int(p, 3));
+    case 4:
+      return Value::Integer(record_internal::load_be_int(p, 4));
+    case 5:
+      return Value::Integer(record_internal::load_be_int(p, 6));
+    case 6:
+      return Value::Integer(record_internal::load_be_int(p, 8));
     case 7: {
       const auto bits = static_cast<uint64_t>(record_internal::load_be_int(p, 8));
       double d;
       std::memcpy(&d, &bits, sizeof d);
       return Value::Real(d);
     }
-    case 8: return Value::Integer(0);
-    case 9: return Value::Integer(1);
+    case 8:
+      return Value::Integer(0);
+    case 9:
+      return Value::Integer(1);
     case 10:
-    case 11: return Value::Null();
+    case 11:
+      return Value::Null();
     default:
-      if (serial_type & 1) return Value::Text(reinterpret_cast<const char*>(p), (serial_type - 13) / 2);
+      if (serial_type & 1)
+        return Value::Text(reinterpret_cast<const char*>(p), (serial_type - 13) / 2);
       return Value::Blob(p, (serial_type - 12) / 2);
   }
 }

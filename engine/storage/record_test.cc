@@ -29,7 +29,8 @@ TEST(ValueTest, IntegerAgainstRealIsExact) {
   EXPECT_GT(compare_values(Value::Real(3.5), Value::Integer(3)), 0);
   // 2^53 + 1 is not a double: the comparison must not round it.
   const int64_t big = (int64_t{1} << 53) + 1;
-  EXPECT_GT(compare_values(Value::Integer(big), Value::Real(static_cast<double>(int64_t{1} << 53))), 0);
+  EXPECT_GT(compare_values(Value::Integer(big), Value::Real(static_cast<double>(int64_t{1} << 53))),
+            0);
   EXPECT_LT(compare_values(Value::Integer(INT64_MAX), Value::Real(9.3e18)), 0);
   EXPECT_GT(compare_values(Value::Integer(INT64_MIN), Value::Real(-9.3e18)), 0);
   EXPECT_LT(compare_values(Value::Real(-1e19), Value::Integer(INT64_MIN)), 0);
@@ -56,10 +57,24 @@ TEST(RecordTest, SmallestIntegerWidth) {
   struct Case {
     int64_t v;
     uint64_t type;
-  } cases[] = {{0, 8}, {1, 9}, {2, 1}, {-1, 1}, {127, 1}, {-128, 1}, {128, 2}, {-129, 2},
-               {32767, 2}, {32768, 3}, {-8388608, 3}, {8388608, 4}, {2147483647, 4},
-               {2147483648ll, 5}, {-140737488355328ll, 5}, {140737488355328ll, 6},
-               {INT64_MAX, 6}, {INT64_MIN, 6}};
+  } cases[] = {{0, 8},
+               {1, 9},
+               {2, 1},
+               {-1, 1},
+               {127, 1},
+               {-128, 1},
+               {128, 2},
+               {-129, 2},
+               {32767, 2},
+               {32768, 3},
+               {-8388608, 3},
+               {8388608, 4},
+               {2147483647, 4},
+               {2147483648ll, 5},
+               {-140737488355328ll, 5},
+               {140737488355328ll, 6},
+               {INT64_MAX, 6},
+               {INT64_MIN, 6}};
   for (const Case& c : cases) {
     EXPECT_EQ(serial_type_for(Value::Integer(c.v), 4), c.type) << c.v;
   }
@@ -71,12 +86,21 @@ TEST(RecordTest, RoundTripEveryType) {
   const std::string text = "hello, world";
   std::vector<uint8_t> blob(300);
   for (size_t i = 0; i < blob.size(); ++i) blob[i] = static_cast<uint8_t>(i * 7);
-  std::vector<Value> row = {Value::Null(), Value::Integer(0), Value::Integer(1),
-                            Value::Integer(-100), Value::Integer(1000), Value::Integer(-100000),
-                            Value::Integer(1 << 30), Value::Integer(int64_t{1} << 40),
-                            Value::Integer(INT64_MIN), Value::Real(3.25), Value::Real(-0.0),
+  std::vector<Value> row = {Value::Null(),
+                            Value::Integer(0),
+                            Value::Integer(1),
+                            Value::Integer(-100),
+                            Value::Integer(1000),
+                            Value::Integer(-100000),
+                            Value::Integer(1 << 30),
+                            Value::Integer(int64_t{1} << 40),
+                            Value::Integer(INT64_MIN),
+                            Value::Real(3.25),
+                            Value::Real(-0.0),
                             Value::Real(std::numeric_limits<double>::infinity()),
-                            Value::Text(text), Value::Text(""), Value::Blob(blob.data(), blob.size()),
+                            Value::Text(text),
+                            Value::Text(""),
+                            Value::Blob(blob.data(), blob.size()),
                             Value::Blob(nullptr, 0)};
   RecordBuilder builder;
   auto rec = builder.Build(row);

@@ -17,10 +17,10 @@ namespace engine {
 inline constexpr uint32_t kSchemaRootPage = 1;
 
 struct SchemaEntry {
-  std::string type;      // "table", "index", "view" or "trigger"
+  std::string type;  // "table", "index", "view" or "trigger"
   std::string name;
   std::string tbl_name;
-  uint32_t rootpage = 0;  // 0 for views and triggers
+  uint32_t rootpage = 0;           // 0 for views and triggers
   std::optional<std::string> sql;  // NULL for automatic indexes
   int64_t rowid = 0;
 

@@ -24,7 +24,8 @@ TEST(SchemaTableTest, WritesRowsSqliteReads) {
     EXPECT_EQ(e.rowid, 1);
     auto iroot = t.CreateIndex();
     ASSERT_TRUE(iroot.ok());
-    SchemaEntry ie{"index", "people_age", "people", *iroot, "CREATE INDEX people_age ON people(age)", 0};
+    SchemaEntry ie{
+        "index", "people_age", "people", *iroot, "CREATE INDEX people_age ON people(age)", 0};
     ASSERT_TRUE(AddSchemaEntry(t, &ie).ok());
     EXPECT_EQ(ie.rowid, 2);
     SchemaEntry v{"view", "v", "v", 0, "CREATE VIEW v AS SELECT 1", 0};

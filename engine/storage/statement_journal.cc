@@ -53,8 +53,8 @@ Status StatementJournal::Save(uint32_t pgno, const uint8_t* image) {
     ++in_memory_;
   } else {
     if (!spill_) ENGINE_RETURN_IF_ERROR(OpenSpillFile());
-    ENGINE_RETURN_IF_ERROR(spill_->WriteAt(uint64_t{i - in_memory_} * page_size_, image,
-                                           page_size_));
+    ENGINE_RETURN_IF_ERROR(
+        spill_->WriteAt(uint64_t{i - in_memory_} * page_size_, image, page_size_));
   }
   pgnos_.push_back(pgno);
   if (saved_.size() <= pgno) saved_.resize(size_t{pgno} + 1, false);

@@ -55,11 +55,11 @@ class StatementJournal {
   bool active_ = false;
   uint32_t page_size_ = 0;
   uint32_t page_count_ = 0;
-  std::vector<bool> saved_;       // by page number
-  std::vector<uint32_t> pgnos_;   // in the order saved
-  std::vector<uint8_t> memory_;   // the first images, back to back
-  size_t in_memory_ = 0;          // how many of pgnos_ are in memory_
-  std::unique_ptr<File> spill_;   // the others, back to back
+  std::vector<bool> saved_;      // by page number
+  std::vector<uint32_t> pgnos_;  // in the order saved
+  std::vector<uint8_t> memory_;  // the first images, back to back
+  size_t in_memory_ = 0;         // how many of pgnos_ are in memory_
+  std::unique_ptr<File> spill_;  // the others, back to back
 };
 
 }  // namespace engine

@@ -49,7 +49,9 @@ std::string SetupSql() {
   for (int i = 0; i < 20; ++i) {
     sql += "INSERT INTO t2 VALUES(" + std::to_string(i * 3) + ",'k" + std::to_string(i) + "'," +
            std::to_string(i * 0.5) + ",x'" + std::string(static_cast<size_t>(i % 4) * 2, 'a') +
-           "'," + (i % 3 == 0 ? std::string("NULL") : "'" + std::string(static_cast<size_t>(i) * 40, 'z') + "'") +
+           "'," +
+           (i % 3 == 0 ? std::string("NULL")
+                       : "'" + std::string(static_cast<size_t>(i) * 40, 'z') + "'") +
            ");";
   }
   for (int i = 0; i < 10; ++i) {
@@ -116,7 +118,9 @@ bool ExecFuzzInput::Accept(std::string_view sql) {
     const engine::sql::Token t = tok.Next();
     if (t.kind == TokenKind::kEof) break;
     switch (t.kind) {
-      case TokenKind::kLParen: in_from.push_back(false); break;
+      case TokenKind::kLParen:
+        in_from.push_back(false);
+        break;
       case TokenKind::kRParen:
         if (in_from.size() > 1) in_from.pop_back();
         break;
@@ -131,12 +135,19 @@ bool ExecFuzzInput::Accept(std::string_view sql) {
       case TokenKind::kJoin:
         if (in_from.back()) ++sources;
         break;
-      case TokenKind::kWhere: case TokenKind::kGroup: case TokenKind::kOrder:
-      case TokenKind::kLimit: case TokenKind::kHaving: case TokenKind::kUnion:
-      case TokenKind::kExcept: case TokenKind::kIntersect: case TokenKind::kSemicolon:
+      case TokenKind::kWhere:
+      case TokenKind::kGroup:
+      case TokenKind::kOrder:
+      case TokenKind::kLimit:
+      case TokenKind::kHaving:
+      case TokenKind::kUnion:
+      case TokenKind::kExcept:
+      case TokenKind::kIntersect:
+      case TokenKind::kSemicolon:
         in_from.back() = false;
         break;
-      case TokenKind::kInteger: case TokenKind::kFloat:
+      case TokenKind::kInteger:
+      case TokenKind::kFloat:
         big_number |= t.length > 5;
         break;
       case TokenKind::kIdentifier: {
@@ -147,7 +158,8 @@ bool ExecFuzzInput::Accept(std::string_view sql) {
         if (lower == "v1") ++sources;  // a view is a source over a source
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return sources <= kMaxSources && !(sizing_function && big_number);
@@ -186,7 +198,7 @@ std::string ExecFuzzInput::Run(std::string_view sql) {
   {
     DatabaseOptions options;
     options.synchronous = Synchronous::kOff;  // nothing here must survive a crash
-    options.cache_pages = 16;  // the smallest cache: spills happen on small inputs
+    options.cache_pages = 16;                 // the smallest cache: spills happen on small inputs
     auto opened = Database::Open(db_, options);
     if (!opened.ok()) return "cannot open the copy: " + opened.status().ToString();
     Database& db = **opened;

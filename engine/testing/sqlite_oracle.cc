@@ -38,7 +38,9 @@ std::vector<std::vector<std::string>> SqliteDb::Query(const std::string& sql) {
     std::vector<std::string> row;
     for (int i = 0; i < sqlite3_column_count(st); ++i) {
       switch (sqlite3_column_type(st, i)) {
-        case SQLITE_NULL: row.emplace_back("NULL"); break;
+        case SQLITE_NULL:
+          row.emplace_back("NULL");
+          break;
         case SQLITE_FLOAT: {
           char buf[64];
           std::snprintf(buf, sizeof buf, "%.17g", sqlite3_column_double(st, i));

@@ -104,8 +104,9 @@ TEST(VarintTest, DecodesRowidsWrittenBySqlite) {
   rowids.erase(std::unique(rowids.begin(), rowids.end()), rowids.end());
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA page_size=65536; CREATE TABLE t(x)", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "PRAGMA page_size=65536; CREATE TABLE t(x)", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_stmt* st = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(db, "INSERT INTO t(rowid, x) VALUES(?, NULL)", -1, &st, nullptr),
             SQLITE_OK);

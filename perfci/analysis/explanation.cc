@@ -54,7 +54,8 @@ std::map<std::string, Cost> costs(const BenchmarkResult& r, const std::string& s
     for (const auto& f : cg.functions) {
       Cost& c = out[f.name];
       c.per_iteration += static_cast<double>(f.self_ir) / iterations;
-      c.share += cg.total_ir ? static_cast<double>(f.self_ir) / static_cast<double>(cg.total_ir) : 0;
+      c.share +=
+          cg.total_ir ? static_cast<double>(f.self_ir) / static_cast<double>(cg.total_ir) : 0;
     }
   } else if (r.profile) {
     for (const auto& s : r.profile->symbols) {
@@ -111,8 +112,10 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
   }
 
   if (run.detail_a && run.detail_b) {
-    if (run.detail_a->callgrind && run.detail_b->callgrind) e.source = "callgrind";
-    else if (run.detail_a->profile && run.detail_b->profile) e.source = run.detail_a->profile->source;
+    if (run.detail_a->callgrind && run.detail_b->callgrind)
+      e.source = "callgrind";
+    else if (run.detail_a->profile && run.detail_b->profile)
+      e.source = run.detail_a->profile->source;
   }
   if (!e.source.empty()) {
     auto ca = costs(*run.detail_a, e.source);
@@ -122,7 +125,8 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
       auto it = cb.find(name);
       Cost b = it == cb.end() ? Cost{} : it->second;
       if (a.share < options.min_share && b.share < options.min_share) continue;
-      std::string change = it == cb.end() ? "vanished" : (b.per_iteration >= a.per_iteration ? "grew" : "shrank");
+      std::string change =
+          it == cb.end() ? "vanished" : (b.per_iteration >= a.per_iteration ? "grew" : "shrank");
       all.push_back({name, change, a.share, b.share, a.per_iteration, b.per_iteration});
     }
     for (const auto& [name, b] : cb) {
@@ -143,11 +147,13 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
 
   // Sentences, most telling first.
   for (const auto& m : run.metrics) {
-    if (m.decision.verdict != stats::Verdict::kRegressed && m.decision.verdict != stats::Verdict::kImproved)
+    if (m.decision.verdict != stats::Verdict::kRegressed &&
+        m.decision.verdict != stats::Verdict::kImproved)
       continue;
-    e.notes.push_back(fmt::format("{} {} {} ({} -> {} per iteration)", m.kind == "wall" ? m.metric : m.kind + " " + m.metric,
-                                  stats::to_string(m.decision.verdict), signed_percent(m.comparison.change()),
-                                  amount(m.comparison.a.median), amount(m.comparison.b.median)));
+    e.notes.push_back(fmt::format(
+        "{} {} {} ({} -> {} per iteration)", m.kind == "wall" ? m.metric : m.kind + " " + m.metric,
+        stats::to_string(m.decision.verdict), signed_percent(m.comparison.change()),
+        amount(m.comparison.a.median), amount(m.comparison.b.median)));
   }
   for (const auto& c : e.contracts)
     e.notes.push_back(fmt::format("contract '{}' went from {} to {}{}{}", c.contract, c.status_a,
@@ -155,17 +161,18 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
   for (const auto& s : e.symbols) {
     const char* unit = e.source == "callgrind" ? " Ir" : " samples%";
     if (s.change == "appeared")
-      e.notes.push_back(fmt::format("{} appeared: {} of B's cost ({}{} per iteration); it is a real "
-                                    "function in B but not in A (no longer inlined?)",
-                                    s.symbol, percent(s.share_b), amount(s.cost_b), unit));
+      e.notes.push_back(
+          fmt::format("{} appeared: {} of B's cost ({}{} per iteration); it is a real "
+                      "function in B but not in A (no longer inlined?)",
+                      s.symbol, percent(s.share_b), amount(s.cost_b), unit));
     else if (s.change == "vanished")
       e.notes.push_back(fmt::format("{} vanished: it was {} of A's cost (inlined or removed in B)",
                                     s.symbol, percent(s.share_a)));
     else
-      e.notes.push_back(fmt::format("{} {} {} per iteration ({} -> {}{}; share {} -> {})", s.symbol,
-                                    s.change, signed_percent(s.cost_a ? s.cost_b / s.cost_a - 1 : 0),
-                                    amount(s.cost_a), amount(s.cost_b), unit, percent(s.share_a),
-                                    percent(s.share_b)));
+      e.notes.push_back(
+          fmt::format("{} {} {} per iteration ({} -> {}{}; share {} -> {})", s.symbol, s.change,
+                      signed_percent(s.cost_a ? s.cost_b / s.cost_a - 1 : 0), amount(s.cost_a),
+                      amount(s.cost_b), unit, percent(s.share_a), percent(s.share_b)));
     if (e.notes.size() >= 12) break;
   }
   for (const auto& c : e.counters) {

@@ -33,7 +33,8 @@ TEST(Explanation, SymbolsThatAppearedAndGrewWithShares) {
   EXPECT_EQ(seek->change, "shrank");
   EXPECT_EQ(find_symbol(e, "memcpy"), nullptr);  // unchanged cost: not worth a line
   bool says_appeared = false;
-  for (const auto& n : e.notes) says_appeared |= n.find("decode_varint(unsigned char const*) appeared") == 0;
+  for (const auto& n : e.notes)
+    says_appeared |= n.find("decode_varint(unsigned char const*) appeared") == 0;
   EXPECT_TRUE(says_appeared);
   // Counter deltas include the deterministic Ir.
   ASSERT_FALSE(e.counters.empty());
@@ -106,13 +107,17 @@ TEST(OracleGap, EngineOverOracleOnBothSides) {
 }
 
 TEST(OracleGap, PairsFromConfig) {
-  auto pairs = oracle_pairs_from_config(nlohmann::json::parse(R"({"pairs": [{"a": "fast/", "b": "ref/"}]})"), "p.json");
+  auto pairs = oracle_pairs_from_config(
+      nlohmann::json::parse(R"({"pairs": [{"a": "fast/", "b": "ref/"}]})"), "p.json");
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].measured, "fast/");
   // No "pairs": no oracle. perfci assumes no project's benchmark names.
   EXPECT_TRUE(oracle_pairs_from_config(nlohmann::json::object(), "p.json").empty());
-  EXPECT_THROW(oracle_pairs_from_config(nlohmann::json::parse(R"({"pairs": [{"a": "x/"}]})"), "p.json"), Error);
-  EXPECT_THROW(oracle_pairs_from_config(nlohmann::json::parse(R"({"pairs": {}})"), "p.json"), Error);
+  EXPECT_THROW(
+      oracle_pairs_from_config(nlohmann::json::parse(R"({"pairs": [{"a": "x/"}]})"), "p.json"),
+      Error);
+  EXPECT_THROW(oracle_pairs_from_config(nlohmann::json::parse(R"({"pairs": {}})"), "p.json"),
+               Error);
 }
 
 }  // namespace

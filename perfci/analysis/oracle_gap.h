@@ -20,7 +20,8 @@ struct PrefixPair {
 };
 
 // Throws perfci::Error naming the field on a malformed "pairs" section.
-std::vector<PrefixPair> oracle_pairs_from_config(const nlohmann::json& config, const std::string& origin);
+std::vector<PrefixPair> oracle_pairs_from_config(const nlohmann::json& config,
+                                                 const std::string& origin);
 
 std::vector<OracleGap> oracle_gaps(const std::vector<BenchmarkRun>& benchmarks,
                                    const std::vector<PrefixPair>& pairs);

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "perfci/analysis/oracle_gap.h"
-#include "perfci/model/report.h"
 #include "perfci/model/ab_run.h"
+#include "perfci/model/report.h"
 
 namespace perfci::analysis {
 

@@ -1,9 +1,8 @@
-#include "perfci/model/report.h"
-
 #include <gtest/gtest.h>
 
 #include "perfci/analysis/report_builder.h"
 #include "perfci/analysis/sample_report.h"
+#include "perfci/model/report.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 

@@ -13,8 +13,10 @@ std::vector<double> scaled(const std::vector<double>& base, double factor) {
 }
 
 MetricRun metric(const std::string& bench, const std::string& kind, const std::string& name,
-                 std::vector<double> a, std::vector<double> b, double threshold, bool deterministic) {
-  stats::MetricSamples s{bench, kind + "/" + name, {threshold, stats::Direction::kHigherIsWorse, deterministic}, a, b};
+                 std::vector<double> a, std::vector<double> b, double threshold,
+                 bool deterministic) {
+  stats::MetricSamples s{
+      bench, kind + "/" + name, {threshold, stats::Direction::kHigherIsWorse, deterministic}, a, b};
   auto oc = stats::analyze_run(std::span<const stats::MetricSamples>(&s, 1)).front();
   MetricRun m;
   m.kind = kind;
@@ -36,7 +38,9 @@ BenchmarkResult detail(const std::string& name, std::uint64_t hash_ir, std::uint
   CallgrindResult cg;
   cg.iterations = 10;
   cg.functions.push_back({"Cursor::seek(long)", "/bin/bench", hash_ir, hash_ir + varint_ir});
-  if (varint_ir) cg.functions.push_back({"decode_varint(unsigned char const*)", "/bin/bench", varint_ir, varint_ir});
+  if (varint_ir)
+    cg.functions.push_back(
+        {"decode_varint(unsigned char const*)", "/bin/bench", varint_ir, varint_ir});
   cg.functions.push_back({"memcpy", "/lib/libc.so.6", 5000, 5000});
   for (const auto& f : cg.functions) cg.total_ir += f.self_ir;
   cg.ir_per_iteration = static_cast<double>(cg.total_ir) / 10;
@@ -48,7 +52,8 @@ BenchmarkResult detail(const std::string& name, std::uint64_t hash_ir, std::uint
 
 AbRun sample_run() {
   const std::vector<double> base{1000, 1012, 995, 1003, 990, 1007, 1001, 998, 1010, 994};
-  const std::vector<double> jitter{1.001, 0.998, 1.002, 0.999, 1.0, 1.001, 0.997, 1.003, 0.999, 1.0};
+  const std::vector<double> jitter{1.001, 0.998, 1.002, 0.999, 1.0,
+                                   1.001, 0.997, 1.003, 0.999, 1.0};
   std::vector<double> same;
   for (std::size_t i = 0; i < base.size(); ++i) same.push_back(base[i] * jitter[i]);
 
@@ -61,7 +66,8 @@ AbRun sample_run() {
 
   BenchmarkRun slow;
   slow.name = "engine/point_lookup";
-  slow.metrics.push_back(metric(slow.name, "wall", "real_time_ns", base, scaled(same, 1.12), 0.03, false));
+  slow.metrics.push_back(
+      metric(slow.name, "wall", "real_time_ns", base, scaled(same, 1.12), 0.03, false));
   slow.metrics.push_back(metric(slow.name, "callgrind", "ir", {20000}, {22000}, 0.002, true));
   slow.detail_a = detail(slow.name, 195000, 0);
   slow.detail_b = detail(slow.name, 190000, 25000);
@@ -71,12 +77,14 @@ AbRun sample_run() {
   same_bench.name = "sqlite/point_lookup";
   same_bench.metrics.push_back(metric(same_bench.name, "wall", "real_time_ns", scaled(base, 0.5),
                                       scaled(same, 0.5), 0.03, false));
-  same_bench.metrics.push_back(metric(same_bench.name, "callgrind", "ir", {9000}, {9000}, 0.002, true));
+  same_bench.metrics.push_back(
+      metric(same_bench.name, "callgrind", "ir", {9000}, {9000}, 0.002, true));
   run.benchmarks.push_back(same_bench);
 
   BenchmarkRun failed;
   failed.name = "engine/<crash>";
-  failed.error = "pair 2 of B: killed by signal 11 (Segmentation fault); stderr ends with:\nboom & <oops>";
+  failed.error =
+      "pair 2 of B: killed by signal 11 (Segmentation fault); stderr ends with:\nboom & <oops>";
   run.benchmarks.push_back(failed);
   return run;
 }

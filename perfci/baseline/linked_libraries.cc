@@ -13,8 +13,8 @@
 #include "perfci/env/build_info.h"
 #include "perfci/util/elf_file.h"
 #include "perfci/util/error.h"
-#include "perfci/util/subprocess.h"
 #include "perfci/util/strings.h"
+#include "perfci/util/subprocess.h"
 
 namespace perfci::baseline {
 namespace {

@@ -47,8 +47,9 @@ BenchHook::~BenchHook() {
                             ? a.items_per_iteration * static_cast<double>(state_.iterations())
                             : 0;
   for (const auto& c : hook_counters(a.totals, transactions)) {
-    state_.counters[c.name] = benchmark::Counter(
-        c.value, c.per_iteration ? benchmark::Counter::kAvgIterations : benchmark::Counter::kDefaults);
+    state_.counters[c.name] =
+        benchmark::Counter(c.value, c.per_iteration ? benchmark::Counter::kAvgIterations
+                                                    : benchmark::Counter::kDefaults);
   }
 }
 

@@ -27,7 +27,8 @@ HookSettings read_settings() {
   }
   const char* cg = std::getenv("PERFCI_CALLGRIND");
   s.callgrind = cg && std::string(cg) == "1" && RUNNING_ON_VALGRIND;
-  if (const char* p = std::getenv("PERFCI_PROFILE")) s.profile_period_ns = std::strtoull(p, nullptr, 10);
+  if (const char* p = std::getenv("PERFCI_PROFILE"))
+    s.profile_period_ns = std::strtoull(p, nullptr, 10);
   if (const char* out = std::getenv("PERFCI_HOOK_OUT")) s.out_path = out;
   return s;
 }

@@ -16,7 +16,7 @@ namespace perfci {
 struct HookSettings {
   std::vector<ResolvedEvent> events;
   std::vector<std::pair<std::string, std::string>> unknown_events;  // name, message
-  bool callgrind = false;        // PERFCI_CALLGRIND=1 and running on valgrind
+  bool callgrind = false;  // PERFCI_CALLGRIND=1 and running on valgrind
   std::uint64_t profile_period_ns = 0;
   std::string out_path;
   bool any() const {

@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "perfci/analysis/oracle_gap.h"
 #include "perfci/baseline/baseline.h"
 #include "perfci/check/accepted.h"
 #include "perfci/check/check_config.h"
-#include "perfci/analysis/oracle_gap.h"
 #include "perfci/model/report.h"
 
 namespace perfci::check {
@@ -36,7 +36,7 @@ struct CheckInputs {
   baseline::SuiteSettings settings;  // of this run
   RunResults current;
   std::optional<contracts::ContractReport> contracts;  // this run's binary; none: none declared
-  std::string commit;        // HEAD, empty outside git
+  std::string commit;                                  // HEAD, empty outside git
   bool dirty = false;
   std::vector<ActiveAccepted> accepted;
   std::vector<analysis::PrefixPair> oracle_pairs;  // perfci.json's "pairs"; none: no gap

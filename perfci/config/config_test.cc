@@ -27,7 +27,8 @@ TEST(Config, ParsesTheProposedShape) {
     "events": ["instructions", "task-clock"],
     "metrics": {"wall": {"threshold": 0.03}},
     "contracts": [{"kind": "inline"}]
-  })", "perfci.json");
+  })",
+                        "perfci.json");
   EXPECT_EQ(c.build.targets, std::vector<std::string>{"engine_bench"});
   ASSERT_EQ(c.suites.size(), 1u);
   EXPECT_EQ(c.suites[0].binary, "engine/bench/engine_bench");
@@ -43,8 +44,8 @@ TEST(Config, ParsesTheProposedShape) {
 }
 
 TEST(Config, DefaultsWhenOptionalSectionsAreAbsent) {
-  auto c = parse_config(R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})",
-                        "x.json");
+  auto c = parse_config(
+      R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})", "x.json");
   EXPECT_EQ(c.meters, std::vector<std::string>{"wall"});
   EXPECT_EQ(c.events, default_events());
   EXPECT_EQ(c.suites[0].filter, ".*");
@@ -70,18 +71,21 @@ TEST(Config, ErrorsNameTheFileAndTheField) {
   EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "min_time": -1}]})")
                 .find("suites[0].min_time: expected a positive number"),
             std::string::npos);
-  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "callgrind": {"iterations": 0}}]})")
+  EXPECT_NE(error_of(head +
+                     R"("suites": [{"name": "a", "binary": "b", "callgrind": {"iterations": 0}}]})")
                 .find("suites[0].callgrind.iterations"),
             std::string::npos);
   EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b", "bianry": "c"}]})")
                 .find("suites[0].bianry: unknown field"),
             std::string::npos);
-  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}], "meters": ["wall", "cpu"]})")
-                .find("meters[1]: unknown meter 'cpu'"),
-            std::string::npos);
-  EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}, {"name": "a", "binary": "c"}]})")
-                .find("duplicate suite name"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(head + R"("suites": [{"name": "a", "binary": "b"}], "meters": ["wall", "cpu"]})")
+          .find("meters[1]: unknown meter 'cpu'"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(head + R"("suites": [{"name": "a", "binary": "b"}, {"name": "a", "binary": "c"}]})")
+          .find("duplicate suite name"),
+      std::string::npos);
   EXPECT_NE(error_of(head + R"("suites": [{"name": "a", "binary": "b"}], "events": "cycles"})")
                 .find("events: expected an array of strings"),
             std::string::npos);

@@ -2,10 +2,10 @@
 // survives only as inlined copies. The symbol table alone cannot decide
 // (an inline function may keep a symbol), so DWARF's concrete instances
 // count as copies too, and an import through the PLT/GOT counts as one.
-#include <set>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <set>
 
 #include "perfci/contracts/contract_checks.h"
 #include "perfci/util/demangle.h"
@@ -31,22 +31,27 @@ ContractResult check_absent(const BinaryIndex& bin, const Contract& contract) {
   for (uint32_t f : m.concrete) {
     auto ranges = dw.ranges_of(dw.functions()[f]);
     bool covered = false;
-    for (const AddrRange& r : ranges) covered = covered || seen.count(r.lo) > 0 || bin.elf().function_containing(r.lo);
+    for (const AddrRange& r : ranges)
+      covered = covered || seen.count(r.lo) > 0 || bin.elf().function_containing(r.lo);
     if (covered) continue;
     seen.insert(ranges.front().lo);
     uint64_t size = 0;
     for (const AddrRange& r : ranges) size += r.hi - r.lo;
     result.out_of_line.push_back(OutOfLineCopy{dw.name_of(f), ranges.front().lo, size});
   }
-  for (const std::string& import : m.imports) result.out_of_line.push_back(OutOfLineCopy{import + " (imported)", 0, 0});
+  for (const std::string& import : m.imports)
+    result.out_of_line.push_back(OutOfLineCopy{import + " (imported)", 0, 0});
 
   if (!result.out_of_line.empty()) {
     result.verdict = Verdict::kBroken;
     std::vector<std::string> copies;
     for (const auto& c : result.out_of_line)
-      copies.push_back(c.address ? fmt::format("{} at {:#x} ({} bytes)", c.symbol, c.address, c.size) : c.symbol);
+      copies.push_back(c.address
+                           ? fmt::format("{} at {:#x} ({} bytes)", c.symbol, c.address, c.size)
+                           : c.symbol);
     size_t n = result.out_of_line.size();
-    result.message = fmt::format("{}: {} out-of-line cop{}: {}", name, n, n == 1 ? "y" : "ies", fmt::join(copies, "; "));
+    result.message = fmt::format("{}: {} out-of-line cop{}: {}", name, n, n == 1 ? "y" : "ies",
+                                 fmt::join(copies, "; "));
     return result;
   }
   result.verdict = Verdict::kOk;

@@ -1,14 +1,13 @@
 #include "perfci/contracts/binary_index.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "perfci/contracts/binary_error.h"
 #include "perfci/util/demangle.h"
@@ -20,8 +19,8 @@ bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 
 
 // Words that normalisation may drop or that may be spelled as literals.
 bool removable_word(std::string_view w) {
-  constexpr std::array<std::string_view, 9> kWords = {"int", "signed", "unsigned", "long", "short",
-                                                      "char", "const", "volatile", "operator"};
+  constexpr std::array<std::string_view, 9> kWords = {
+      "int", "signed", "unsigned", "long", "short", "char", "const", "volatile", "operator"};
   if (std::isdigit(static_cast<unsigned char>(w[0]))) return true;
   return std::find(kWords.begin(), kWords.end(), w) != kWords.end();
 }
@@ -46,7 +45,8 @@ std::string required_token(std::string_view pattern) {
 
 BinaryIndex::BinaryIndex(const std::string& path) : path_(path) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) throw BinaryError(fmt::format("binary {} does not exist", path));
+  if (::stat(path.c_str(), &st) != 0)
+    throw BinaryError(fmt::format("binary {} does not exist", path));
   if (!S_ISREG(st.st_mode)) throw BinaryError(fmt::format("{} is not a regular file", path));
   elf_ = std::make_unique<ElfImage>(path);
   dwarf_ = dwarf_begin_elf(elf_->elf(), DWARF_C_READ, nullptr);
@@ -60,7 +60,8 @@ BinaryIndex::BinaryIndex(const std::string& path) : path_(path) {
   dwarf_index_ = std::make_unique<DwarfIndex>(dwarf_);
   if (dwarf_index_->functions().empty() && dwarf_index_->types().empty()) {
     dwarf_end(dwarf_);
-    throw BinaryError(fmt::format("{} has DWARF units but no functions or types in them; build it with -g", path));
+    throw BinaryError(fmt::format(
+        "{} has DWARF units but no functions or types in them; build it with -g", path));
   }
   scanner_ = std::make_unique<CodeScanner>(*elf_);
   symbol_names_.resize(elf_->functions().size());
@@ -111,9 +112,10 @@ FunctionMatches BinaryIndex::find_functions(const NamePattern& pattern) const {
   for (uint32_t i = 0; i < functions.size(); ++i) {
     const std::string& raw = dwarf_index_->name_of(i);
     if (raw.empty() || (!token.empty() && raw.find(token) == std::string::npos)) continue;
-    std::string signature = functions[i].linkage.empty()
-                                ? std::string()
-                                : normalize_name(strip_clone_suffixes(demangle(functions[i].linkage)));
+    std::string signature =
+        functions[i].linkage.empty()
+            ? std::string()
+            : normalize_name(strip_clone_suffixes(demangle(functions[i].linkage)));
     if (!pattern.matches(normalized_function_name(i), signature)) continue;
     matched[i] = true;
     names.insert(raw);
@@ -149,7 +151,8 @@ std::string BinaryIndex::describe_code(uint64_t addr) const {
     const std::string& name = dwarf_index_->name_of(*f);
     if (!name.empty()) {
       // Name the clone or part when the symbol says which one it is.
-      if (const ElfFunctionSymbol* sym = elf_->function_containing(addr); sym && is_clone_or_part(sym->name))
+      if (const ElfFunctionSymbol* sym = elf_->function_containing(addr);
+          sym && is_clone_or_part(sym->name))
         return fmt::format("{} ({})", name, sym->name.substr(sym->name.find('.')));
       return name;
     }

@@ -19,15 +19,17 @@ namespace perfci::contracts {
 
 // Everything in the binary that a function pattern names.
 struct FunctionMatches {
-  std::vector<uint32_t> concrete;                // DWARF functions with code (clones, parts included)
-  std::vector<uint32_t> declared;                // DWARF functions without code of their own
-  std::vector<const InlinedCopy*> inlined;       // copies inlined into other functions
-  std::vector<const ElfFunctionSymbol*> symbols; // out-of-line symbols (clones, .cold parts included)
-  std::vector<std::string> imports;              // imported names (PLT / GOT) that match
-  std::vector<std::string> names;                // distinct qualified names, for messages
+  std::vector<uint32_t> concrete;           // DWARF functions with code (clones, parts included)
+  std::vector<uint32_t> declared;           // DWARF functions without code of their own
+  std::vector<const InlinedCopy*> inlined;  // copies inlined into other functions
+  std::vector<const ElfFunctionSymbol*>
+      symbols;                       // out-of-line symbols (clones, .cold parts included)
+  std::vector<std::string> imports;  // imported names (PLT / GOT) that match
+  std::vector<std::string> names;    // distinct qualified names, for messages
 
   bool empty() const {
-    return concrete.empty() && declared.empty() && inlined.empty() && symbols.empty() && imports.empty();
+    return concrete.empty() && declared.empty() && inlined.empty() && symbols.empty() &&
+           imports.empty();
   }
 };
 

@@ -47,15 +47,17 @@ void forget_written_registers(const cs_insn& insn, Map* loaded) {
   if (loaded->empty()) return;
   const cs_x86& x86 = insn.detail->x86;
   for (uint8_t i = 0; i < x86.op_count; ++i)
-    if (x86.operands[i].type == X86_OP_REG && (x86.operands[i].access & CS_AC_WRITE)) loaded->erase(x86.operands[i].reg);
-  for (uint8_t i = 0; i < insn.detail->regs_write_count; ++i) loaded->erase(insn.detail->regs_write[i]);
+    if (x86.operands[i].type == X86_OP_REG && (x86.operands[i].access & CS_AC_WRITE))
+      loaded->erase(x86.operands[i].reg);
+  for (uint8_t i = 0; i < insn.detail->regs_write_count; ++i)
+    loaded->erase(insn.detail->regs_write[i]);
 }
 
 // The System V caller-saved registers do not survive a call.
 template <typename Map>
 void forget_call_clobbered(Map* loaded) {
-  for (unsigned reg : {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9,
-                       X86_REG_R10, X86_REG_R11})
+  for (unsigned reg : {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI, X86_REG_R8,
+                       X86_REG_R9, X86_REG_R10, X86_REG_R11})
     loaded->erase(reg);
 }
 
@@ -63,7 +65,8 @@ void forget_call_clobbered(Map* loaded) {
 
 CodeScanner::CodeScanner(const ElfImage& image) : image_(image) {
   csh handle = 0;
-  if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) throw BinaryError("capstone cannot open x86-64");
+  if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK)
+    throw BinaryError("capstone cannot open x86-64");
   cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
   handle_ = handle;
   for (std::string_view name : {".plt", ".plt.sec", ".plt.got"}) decode_plt_section(name);
@@ -81,7 +84,8 @@ bool CodeScanner::resolve_slot(uint64_t slot, Import* out) const {
   }
   // Static executables and non-PIE builds may have GOT entries that the
   // linker filled in: read the slot itself.
-  if (auto value = image_.read_u64(slot); value && *value != 0 && image_.function_containing(*value)) {
+  if (auto value = image_.read_u64(slot);
+      value && *value != 0 && image_.function_containing(*value)) {
     *out = Import{{}, *value};
     return true;
   }
@@ -149,15 +153,17 @@ std::vector<ControlTransfer> CodeScanner::transfers(std::span<const AddrRange> s
           const cs_x86_op& dst = insn->detail->x86.operands[0];
           const cs_x86_op& src = insn->detail->x86.operands[1];
           Import import;
-          if (dst.type == X86_OP_REG && dst.size == 8 && src.type == X86_OP_MEM && src.mem.base == X86_REG_RIP &&
-              src.mem.index == X86_REG_INVALID &&
-              resolve_slot(insn->address + insn->size + static_cast<uint64_t>(src.mem.disp), &import))
+          if (dst.type == X86_OP_REG && dst.size == 8 && src.type == X86_OP_MEM &&
+              src.mem.base == X86_REG_RIP && src.mem.index == X86_REG_INVALID &&
+              resolve_slot(insn->address + insn->size + static_cast<uint64_t>(src.mem.disp),
+                           &import))
             loaded[dst.reg] = import;
         }
         continue;
       }
       Operand op = branch_operand(*insn);
-      if (const cs_x86& x86 = insn->detail->x86; x86.op_count == 1 && x86.operands[0].type == X86_OP_REG) {
+      if (const cs_x86& x86 = insn->detail->x86;
+          x86.op_count == 1 && x86.operands[0].type == X86_OP_REG) {
         auto it = loaded.find(x86.operands[0].reg);
         if (it != loaded.end()) {
           ControlTransfer t;

@@ -20,9 +20,9 @@ enum class TransferKind { kCall, kTailJump };
 enum class TransferVia { kDirect, kPlt, kGot };
 
 struct ControlTransfer {
-  uint64_t site = 0;            // address of the call or jump instruction
-  uint64_t target = 0;          // code address when known inside this binary, else 0
-  std::string_view import_name; // the symbol behind a PLT stub or GOT slot
+  uint64_t site = 0;             // address of the call or jump instruction
+  uint64_t target = 0;           // code address when known inside this binary, else 0
+  std::string_view import_name;  // the symbol behind a PLT stub or GOT slot
   TransferKind kind = TransferKind::kCall;
   TransferVia via = TransferVia::kDirect;
 };
@@ -37,7 +37,8 @@ class CodeScanner {
   // Every call in `scan`, and every jump from `scan` to a function entry or
   // import outside `own` (the whole function the code belongs to, so that
   // jumps between a function's hot and .cold parts are not tail calls).
-  std::vector<ControlTransfer> transfers(std::span<const AddrRange> scan, std::span<const AddrRange> own) const;
+  std::vector<ControlTransfer> transfers(std::span<const AddrRange> scan,
+                                         std::span<const AddrRange> own) const;
 
  private:
   struct Import {

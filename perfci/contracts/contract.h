@@ -18,12 +18,12 @@ struct Contract {
   std::string why;                      // optional rationale, shown in reports
   std::vector<std::string> benchmarks;  // benchmarks whose code the contract concerns
 
-  std::string caller;    // inline
-  std::string callee;    // inline
-  std::string symbol;    // absent
-  std::string type;      // layout
+  std::string caller;      // inline
+  std::string callee;      // inline
+  std::string symbol;      // absent
+  std::string type;        // layout
   uint64_t max_bytes = 0;  // layout
-  std::string function;  // returns_in_registers
+  std::string function;    // returns_in_registers
 
   // "engine::get_varint in engine::BtCursor::seek", "engine::Value <= 24 bytes", ...
   std::string describe() const;

@@ -10,10 +10,14 @@ std::string display_name(const FunctionMatches& matches, const std::string& patt
 
 ContractResult ContractChecker::check(const Contract& contract) const {
   switch (contract.kind) {
-    case ContractKind::kInline: return check_inline(binary_, contract);
-    case ContractKind::kAbsent: return check_absent(binary_, contract);
-    case ContractKind::kLayout: return check_layout(binary_, contract);
-    case ContractKind::kReturnsInRegisters: return check_returns_in_registers(binary_, contract);
+    case ContractKind::kInline:
+      return check_inline(binary_, contract);
+    case ContractKind::kAbsent:
+      return check_absent(binary_, contract);
+    case ContractKind::kLayout:
+      return check_layout(binary_, contract);
+    case ContractKind::kReturnsInRegisters:
+      return check_returns_in_registers(binary_, contract);
   }
   ContractResult r;
   r.contract = contract;

@@ -3,9 +3,8 @@
 // build that keeps it and on the one that breaks it.
 #include "perfci/contracts/contract_checker.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
@@ -42,7 +41,9 @@ class ContractFixtures : public testing::TestWithParam<Build> {
     return *slot;
   }
 
-  ContractResult check(const std::string& name, const Contract& c) { return ContractChecker(binary(name)).check(c); }
+  ContractResult check(const std::string& name, const Contract& c) {
+    return ContractChecker(binary(name)).check(c);
+  }
 
   static Contract inline_contract(std::string caller, std::string callee) {
     Contract c;
@@ -75,7 +76,9 @@ class ContractFixtures : public testing::TestWithParam<Build> {
   std::map<std::string, std::unique_ptr<BinaryIndex>> binaries_;
 };
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST_P(ContractFixtures, InlinedDecoderKeepsTheInlineContract) {
   ContractResult r = check("inline", inline_contract("fx::BtCursor::seek", "fx::get_varint"));
@@ -91,11 +94,14 @@ TEST_P(ContractFixtures, InlinedDecoderKeepsTheInlineContract) {
 }
 
 TEST_P(ContractFixtures, NoinlineDecoderBreaksItAtEachCallSite) {
-  ContractResult r = check("inline_noinline", inline_contract("fx::BtCursor::seek", "fx::get_varint"));
+  ContractResult r =
+      check("inline_noinline", inline_contract("fx::BtCursor::seek", "fx::get_varint"));
   EXPECT_EQ(r.verdict, Verdict::kBroken);
   ASSERT_EQ(r.remaining_calls.size(), 2u) << r.message;
   EXPECT_TRUE(r.inlined_copies.empty());
-  EXPECT_TRUE(contains(r.message, "fx::get_varint: 2 out-of-line calls left in fx::BtCursor::seek at 0x")) << r.message;
+  EXPECT_TRUE(
+      contains(r.message, "fx::get_varint: 2 out-of-line calls left in fx::BtCursor::seek at 0x"))
+      << r.message;
   for (const CallSite& c : r.remaining_calls) {
     EXPECT_EQ(c.kind, TransferKind::kCall);
     EXPECT_EQ(c.via, TransferVia::kDirect);
@@ -105,16 +111,21 @@ TEST_P(ContractFixtures, NoinlineDecoderBreaksItAtEachCallSite) {
   ContractResult absent = check("inline_noinline", absent_contract("fx::get_varint"));
   EXPECT_EQ(absent.verdict, Verdict::kBroken);
   ASSERT_EQ(absent.out_of_line.size(), 1u);
-  EXPECT_TRUE(contains(absent.out_of_line[0].symbol, "fx::get_varint(unsigned char const*")) << absent.message;
+  EXPECT_TRUE(contains(absent.out_of_line[0].symbol, "fx::get_varint(unsigned char const*"))
+      << absent.message;
 }
 
 TEST_P(ContractFixtures, WildcardsMatchAndNamesThatMatchNothingAreErrors) {
   EXPECT_EQ(check("inline", inline_contract("fx::*::seek", "fx::get_*")).verdict, Verdict::kOk);
-  EXPECT_EQ(check("inline_noinline", inline_contract("*BtCursor::seek", "*varint")).verdict, Verdict::kBroken);
-  ContractResult no_caller = check("inline", inline_contract("fx::Nothing::seek", "fx::get_varint"));
+  EXPECT_EQ(check("inline_noinline", inline_contract("*BtCursor::seek", "*varint")).verdict,
+            Verdict::kBroken);
+  ContractResult no_caller =
+      check("inline", inline_contract("fx::Nothing::seek", "fx::get_varint"));
   EXPECT_EQ(no_caller.verdict, Verdict::kError);
-  EXPECT_TRUE(contains(no_caller.message, "fx::Nothing::seek names no function")) << no_caller.message;
-  ContractResult no_callee = check("inline", inline_contract("fx::BtCursor::seek", "fx::get_zigzag"));
+  EXPECT_TRUE(contains(no_caller.message, "fx::Nothing::seek names no function"))
+      << no_caller.message;
+  ContractResult no_callee =
+      check("inline", inline_contract("fx::BtCursor::seek", "fx::get_zigzag"));
   EXPECT_EQ(no_callee.verdict, Verdict::kError);
   EXPECT_EQ(check("inline", absent_contract("fx::nothing")).verdict, Verdict::kError);
   EXPECT_EQ(check("inline", returns_contract("fx::nothing")).verdict, Verdict::kError);
@@ -146,9 +157,11 @@ TEST_P(ContractFixtures, LayoutBoundHoldsUntilTheStructGrows) {
   ContractResult grown = check("layout_grown", layout_contract("fx::Row", 24));
   EXPECT_EQ(grown.verdict, Verdict::kBroken);
   EXPECT_EQ(grown.size_bytes, 40u);
-  EXPECT_TRUE(contains(grown.message, "fx::Row is 40 bytes, 16 over the 24-byte bound")) << grown.message;
+  EXPECT_TRUE(contains(grown.message, "fx::Row is 40 bytes, 16 over the 24-byte bound"))
+      << grown.message;
   // Template arguments as either compiler or the demangler spells them.
-  for (const char* spelling : {"fx::Box<int, 3u>", "fx::Box<int, 3>", "fx::Box<int,3U>", "fx::Box<*>"}) {
+  for (const char* spelling :
+       {"fx::Box<int, 3u>", "fx::Box<int, 3>", "fx::Box<int,3U>", "fx::Box<*>"}) {
     ContractResult box = check("layout", layout_contract(spelling, 12));
     EXPECT_EQ(box.verdict, Verdict::kOk) << spelling << ": " << box.message;
     EXPECT_EQ(box.size_bytes, 12u) << spelling;
@@ -178,7 +191,8 @@ TEST_P(ContractFixtures, CallsThroughThePltAreFound) {
 }
 
 TEST_P(ContractFixtures, NoPltCallsThroughTheGotAreFound) {
-  ContractResult r = check("shared_noplt", inline_contract("fx::decode_twice", "fx::shared_decode"));
+  ContractResult r =
+      check("shared_noplt", inline_contract("fx::decode_twice", "fx::shared_decode"));
   EXPECT_EQ(r.verdict, Verdict::kBroken);
   ASSERT_EQ(r.remaining_calls.size(), 2u) << r.message;
   for (const CallSite& c : r.remaining_calls) {
@@ -196,14 +210,15 @@ TEST_P(ContractFixtures, CallsLeftInClonesAndColdPartsAreFound) {
     const char* caller;
     const char* gcc_piece;
   };
-  for (Case c : {Case{"fx::scale_all", ".constprop"}, Case{"fx::weigh", ".isra"}, Case{"fx::lookup", ".part"},
-                 Case{"fx::check_all", ".cold"}}) {
+  for (Case c : {Case{"fx::scale_all", ".constprop"}, Case{"fx::weigh", ".isra"},
+                 Case{"fx::lookup", ".part"}, Case{"fx::check_all", ".cold"}}) {
     ContractResult r = check("clones", inline_contract(c.caller, "fx::leaf"));
     EXPECT_EQ(r.verdict, Verdict::kBroken) << c.caller << ": " << r.message;
     ASSERT_FALSE(r.remaining_calls.empty()) << c.caller << ": " << r.message;
     if (gcc()) {
       bool in_piece = false;
-      for (const CallSite& s : r.remaining_calls) in_piece = in_piece || contains(s.in_function, c.gcc_piece);
+      for (const CallSite& s : r.remaining_calls)
+        in_piece = in_piece || contains(s.in_function, c.gcc_piece);
       EXPECT_TRUE(in_piece) << c.caller << ": " << r.message;
     }
   }
@@ -235,7 +250,8 @@ TEST_P(ContractFixtures, StaticFunctionsAreNamedFromTheirDwarfParents) {
 
   ContractResult bias = check("intermediate", inline_contract("fx::Table::seek", "fx::bias"));
   EXPECT_EQ(bias.verdict, Verdict::kOk) << bias.message;
-  ContractResult anon = check("intermediate", inline_contract("fx::mix", "fx::(anonymous namespace)::bias_anon"));
+  ContractResult anon =
+      check("intermediate", inline_contract("fx::mix", "fx::(anonymous namespace)::bias_anon"));
   EXPECT_EQ(anon.verdict, Verdict::kOk) << anon.message;
 }
 
@@ -243,14 +259,18 @@ TEST_P(ContractFixtures, CalleeReachedThroughAnotherFunctionNamesIt) {
   ContractResult r = check("intermediate", inline_contract("fx::Table::seek", "fx::get_varint32"));
   EXPECT_EQ(r.verdict, Verdict::kBroken);
   EXPECT_TRUE(r.remaining_calls.empty());
-  EXPECT_TRUE(contains(r.message, "fx::Table::seek calls fx::decode_entry out of line, which inlines fx::get_varint32"))
+  EXPECT_TRUE(contains(
+      r.message,
+      "fx::Table::seek calls fx::decode_entry out of line, which inlines fx::get_varint32"))
       << r.message;
-  EXPECT_EQ(check("intermediate", inline_contract("fx::decode_entry", "fx::get_varint32")).verdict, Verdict::kOk);
+  EXPECT_EQ(check("intermediate", inline_contract("fx::decode_entry", "fx::get_varint32")).verdict,
+            Verdict::kOk);
 }
 
 TEST_P(ContractFixtures, ReportCollectsEveryContract) {
   std::vector<Contract> contracts = {inline_contract("fx::BtCursor::seek", "fx::get_varint"),
-                                     absent_contract("fx::get_varint"), returns_contract("fx::BtCursor::seek")};
+                                     absent_contract("fx::get_varint"),
+                                     returns_contract("fx::BtCursor::seek")};
   ContractReport report = ContractChecker(binary("inline_noinline")).check_all(contracts);
   ASSERT_EQ(report.results.size(), 3u);
   EXPECT_EQ(report.count(Verdict::kBroken), 2u);
@@ -262,7 +282,8 @@ TEST_P(ContractFixtures, ReportCollectsEveryContract) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Compilers, ContractFixtures,
-                         testing::Values(Build{"gcc", 4}, Build{"gcc", 5}, Build{"clang", 4}, Build{"clang", 5}),
+                         testing::Values(Build{"gcc", 4}, Build{"gcc", 5}, Build{"clang", 4},
+                                         Build{"clang", 5}),
                          build_name);
 
 TEST(BinaryIndex, MissingBinaryAndMissingDebugInfoAreClearErrors) {

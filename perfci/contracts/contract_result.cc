@@ -9,13 +9,18 @@ namespace {
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
 
-std::string_view transfer_kind_name(TransferKind k) { return k == TransferKind::kCall ? "call" : "tail_jump"; }
+std::string_view transfer_kind_name(TransferKind k) {
+  return k == TransferKind::kCall ? "call" : "tail_jump";
+}
 
 std::string_view via_name(TransferVia v) {
   switch (v) {
-    case TransferVia::kDirect: return "direct";
-    case TransferVia::kPlt: return "plt";
-    case TransferVia::kGot: return "got";
+    case TransferVia::kDirect:
+      return "direct";
+    case TransferVia::kPlt:
+      return "plt";
+    case TransferVia::kGot:
+      return "got";
   }
   return "direct";
 }
@@ -87,7 +92,8 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
       site.depth = static_cast<uint16_t>(cf.count("depth"));
       for (const auto& range : cf.array("ranges")) {
         if (!range.is_array() || range.size() != 2) cf.fail("ranges", "expected [lo, hi] pairs");
-        site.ranges.push_back({parse_hex(cf, range[0], "ranges"), parse_hex(cf, range[1], "ranges")});
+        site.ranges.push_back(
+            {parse_hex(cf, range[0], "ranges"), parse_hex(cf, range[1], "ranges")});
       }
       r.inlined_copies.push_back(std::move(site));
     }
@@ -123,14 +129,14 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
 
 ContractReport contract_report_from_json(const nlohmann::json& j, const std::string& where) {
   Fields f(j, where);
-  if (f.str("schema") != "perfci.contracts/1")
-    f.fail("schema", "expected \"perfci.contracts/1\"");
+  if (f.str("schema") != "perfci.contracts/1") f.fail("schema", "expected \"perfci.contracts/1\"");
   ContractReport report;
   report.binary = f.str("binary");
   if (f.has("error")) report.error = f.str("error", false);
   const nlohmann::json& list = f.array("contracts");
   for (std::size_t i = 0; i < list.size(); ++i)
-    report.results.push_back(result_from_json(list[i], where + ".contracts[" + std::to_string(i) + "]"));
+    report.results.push_back(
+        result_from_json(list[i], where + ".contracts[" + std::to_string(i) + "]"));
   if (!report.error.empty() && !report.results.empty())
     f.fail("contracts", "expected none beside an error");
   return report;
@@ -164,17 +170,24 @@ bool ContractResult::concerns(const std::string& benchmark) const {
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::kOk: return "ok";
-    case Verdict::kBroken: return "broken";
-    case Verdict::kError: return "error";
+    case Verdict::kOk:
+      return "ok";
+    case Verdict::kBroken:
+      return "broken";
+    case Verdict::kError:
+      return "error";
   }
   return "error";
 }
 
 std::string ContractResult::line() const {
-  std::string_view tag = verdict == Verdict::kOk ? "ok" : verdict == Verdict::kBroken ? "BROKEN" : "ERROR";
+  std::string_view tag = verdict == Verdict::kOk       ? "ok"
+                         : verdict == Verdict::kBroken ? "BROKEN"
+                                                       : "ERROR";
   // Messages name their subjects; a contract's own name, when given, leads.
-  if (!contract.name.empty()) return fmt::format("{:<7} {:<21} [{}] {}", tag, kind_name(contract.kind), contract.name, message);
+  if (!contract.name.empty())
+    return fmt::format("{:<7} {:<21} [{}] {}", tag, kind_name(contract.kind), contract.name,
+                       message);
   return fmt::format("{:<7} {:<21} {}", tag, kind_name(contract.kind), message);
 }
 
@@ -189,12 +202,16 @@ nlohmann::json ContractResult::to_json() const {
       j["caller"] = contract.caller;
       j["callee"] = contract.callee;
       break;
-    case ContractKind::kAbsent: j["symbol"] = contract.symbol; break;
+    case ContractKind::kAbsent:
+      j["symbol"] = contract.symbol;
+      break;
     case ContractKind::kLayout:
       j["type"] = contract.type;
       j["max_bytes"] = contract.max_bytes;
       break;
-    case ContractKind::kReturnsInRegisters: j["function"] = contract.function; break;
+    case ContractKind::kReturnsInRegisters:
+      j["function"] = contract.function;
+      break;
   }
   j["status"] = verdict_name(verdict);
   j["message"] = message;
@@ -246,7 +263,9 @@ nlohmann::json ContractReport::to_json() const {
     j["contracts"] = nlohmann::json::array();
     return j;
   }
-  j["summary"] = {{"ok", count(Verdict::kOk)}, {"broken", count(Verdict::kBroken)}, {"error", count(Verdict::kError)}};
+  j["summary"] = {{"ok", count(Verdict::kOk)},
+                  {"broken", count(Verdict::kBroken)},
+                  {"error", count(Verdict::kError)}};
   nlohmann::json list = nlohmann::json::array();
   for (const auto& r : results) list.push_back(r.to_json());
   j["contracts"] = list;

@@ -16,8 +16,8 @@ ContractResult broken_inline() {
   r.verdict = Verdict::kBroken;
   r.message = "engine::get_varint: 1 out-of-line call left in engine::BtCursor::seek at 0x4a1f2";
   r.inlined_copies.push_back(InlinedSite{"engine::BtCursor::seek", 1, {{0x4a100, 0x4a120}}});
-  r.remaining_calls.push_back(
-      CallSite{0x4a1f2, "engine::BtCursor::seek", "engine::get_varint", TransferKind::kTailJump, TransferVia::kPlt});
+  r.remaining_calls.push_back(CallSite{0x4a1f2, "engine::BtCursor::seek", "engine::get_varint",
+                                       TransferKind::kTailJump, TransferVia::kPlt});
   return r;
 }
 
@@ -25,12 +25,14 @@ TEST(ContractResult, LineShowsVerdictKindAndMessage) {
   std::string line = broken_inline().line();
   EXPECT_EQ(line.rfind("BROKEN", 0), 0u) << line;
   EXPECT_NE(line.find("inline"), std::string::npos);
-  EXPECT_NE(line.find("engine::get_varint: 1 out-of-line call left in engine::BtCursor::seek at 0x4a1f2"),
-            std::string::npos)
+  EXPECT_NE(
+      line.find("engine::get_varint: 1 out-of-line call left in engine::BtCursor::seek at 0x4a1f2"),
+      std::string::npos)
       << line;
   ContractResult named = broken_inline();
   named.contract.name = "varint in seek";
-  EXPECT_NE(named.line().find("[varint in seek] engine::get_varint: 1 out-of-line"), std::string::npos)
+  EXPECT_NE(named.line().find("[varint in seek] engine::get_varint: 1 out-of-line"),
+            std::string::npos)
       << named.line();
 }
 
@@ -144,12 +146,14 @@ TEST(ContractReport, MalformedJsonIsAClearError) {
   EXPECT_EQ(error_of(bad_schema), "r.json: contracts.schema: expected \"perfci.contracts/1\"");
   auto bad_status = good;
   bad_status["contracts"][0]["status"] = "BROKEN";
-  EXPECT_EQ(error_of(bad_status), "r.json: contracts.contracts[0].status: unknown value \"BROKEN\"");
+  EXPECT_EQ(error_of(bad_status),
+            "r.json: contracts.contracts[0].status: unknown value \"BROKEN\"");
   auto bad_address = good;
   bad_address["contracts"][0]["remaining_calls"][0]["address"] = "0xzz";
-  EXPECT_EQ(error_of(bad_address),
-            "r.json: contracts.contracts[0].remaining_calls[0].address: expected a hex address, got "
-            "\"0xzz\"");
+  EXPECT_EQ(
+      error_of(bad_address),
+      "r.json: contracts.contracts[0].remaining_calls[0].address: expected a hex address, got "
+      "\"0xzz\"");
   auto no_caller = good;
   no_caller["contracts"][0].erase("caller");
   EXPECT_EQ(error_of(no_caller), "r.json: contracts.contracts[0].caller: missing");

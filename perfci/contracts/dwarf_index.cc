@@ -1,14 +1,13 @@
 #include "perfci/contracts/dwarf_index.h"
 
 #include <dwarf.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "perfci/contracts/binary_error.h"
-#include "perfci/util/demangle.h"
 #include "perfci/contracts/name_match.h"
+#include "perfci/util/demangle.h"
 
 namespace perfci::contracts {
 namespace {
@@ -18,7 +17,8 @@ constexpr int kOrdinalShift = 48;
 bool is_declaration(Dwarf_Die* die) {
   Dwarf_Attribute attr;
   bool flag = false;
-  return dwarf_attr(die, DW_AT_declaration, &attr) != nullptr && dwarf_formflag(&attr, &flag) == 0 && flag;
+  return dwarf_attr(die, DW_AT_declaration, &attr) != nullptr &&
+         dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
 std::string qualify(const std::string& scope, std::string_view name) {
@@ -78,7 +78,8 @@ DieKey DwarfIndex::key_of(Dwarf_Die* die) {
 DieKey DwarfIndex::key_of_existing(Dwarf_Die* die) const {
   Dwarf* owner = dwarf_cu_getdwarf(die->cu);
   for (uint32_t i = 0; i < dwarfs_.size(); ++i)
-    if (dwarfs_[i] == owner) return (static_cast<DieKey>(i) << kOrdinalShift) | dwarf_dieoffset(die);
+    if (dwarfs_[i] == owner)
+      return (static_cast<DieKey>(i) << kOrdinalShift) | dwarf_dieoffset(die);
   return 0;
 }
 
@@ -92,7 +93,8 @@ bool DwarfIndex::die_of(DieKey key, Dwarf_Die* out) const {
 DieKey DwarfIndex::reference(Dwarf_Die* die, unsigned attr_name) {
   Dwarf_Attribute attr;
   Dwarf_Die target;
-  if (dwarf_attr(die, attr_name, &attr) == nullptr || dwarf_formref_die(&attr, &target) == nullptr) return 0;
+  if (dwarf_attr(die, attr_name, &attr) == nullptr || dwarf_formref_die(&attr, &target) == nullptr)
+    return 0;
   return key_of(&target);
 }
 
@@ -177,13 +179,15 @@ void DwarfIndex::add_function(Dwarf_Die* die, const std::string& scope) {
   f.origin = reference(die, DW_AT_abstract_origin);
   if (f.origin == 0) f.origin = reference(die, DW_AT_specification);
   Dwarf_Attribute attr;
-  if (dwarf_attr(die, DW_AT_linkage_name, &attr) != nullptr || dwarf_attr(die, DW_AT_MIPS_linkage_name, &attr)) {
+  if (dwarf_attr(die, DW_AT_linkage_name, &attr) != nullptr ||
+      dwarf_attr(die, DW_AT_MIPS_linkage_name, &attr)) {
     if (const char* s = dwarf_formstring(&attr)) f.linkage = s;
   }
   const char* name = dwarf_diename(die);
   if (name != nullptr) f.lexical = qualify(scope, name);
   uint32_t index = static_cast<uint32_t>(functions_.size());
-  if (dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges)) read_ranges(die, &f.range_begin, &f.range_count);
+  if (dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges))
+    read_ranges(die, &f.range_begin, &f.range_count);
   by_key_.emplace(f.key, index);
   functions_.push_back(std::move(f));
   if (dwarf_haschildren(die) <= 0) return;

@@ -24,26 +24,26 @@ using DieKey = uint64_t;
 
 struct DwarfFunction {
   DieKey key = 0;
-  DieKey origin = 0;            // DW_AT_abstract_origin or DW_AT_specification
-  std::string_view linkage;     // DW_AT_linkage_name, may be empty (static functions under gcc)
-  std::string lexical;          // DW_AT_name qualified by the enclosing namespaces and classes
-  uint32_t range_begin = 0;     // this instance's code, in DwarfIndex::ranges
+  DieKey origin = 0;         // DW_AT_abstract_origin or DW_AT_specification
+  std::string_view linkage;  // DW_AT_linkage_name, may be empty (static functions under gcc)
+  std::string lexical;       // DW_AT_name qualified by the enclosing namespaces and classes
+  uint32_t range_begin = 0;  // this instance's code, in DwarfIndex::ranges
   uint32_t range_count = 0;
-  uint32_t inlined_begin = 0;   // inlined copies under this instance
+  uint32_t inlined_begin = 0;  // inlined copies under this instance
   uint32_t inlined_count = 0;
 };
 
 struct InlinedCopy {
-  DieKey origin = 0;            // the function that was inlined
+  DieKey origin = 0;  // the function that was inlined
   uint32_t range_begin = 0;
   uint32_t range_count = 0;
-  uint32_t owner = 0;           // index of the concrete DwarfFunction holding it
-  uint16_t depth = 0;           // 1 = directly in the owner, 2 = inside another inline, ...
+  uint32_t owner = 0;  // index of the concrete DwarfFunction holding it
+  uint16_t depth = 0;  // 1 = directly in the owner, 2 = inside another inline, ...
 };
 
 struct DwarfTypeSize {
-  std::string name;             // qualified, as spelled by the compiler
-  uint64_t min_bytes = 0;       // the smallest and largest size seen across units
+  std::string name;        // qualified, as spelled by the compiler
+  uint64_t min_bytes = 0;  // the smallest and largest size seen across units
   uint64_t max_bytes = 0;
 };
 

@@ -2,13 +2,13 @@
 // inlined copy under it) and no call or tail jump to an out-of-line copy is
 // left anywhere in the caller: its .cold/.part pieces, its .constprop/.isra
 // clones and the copies of the caller inlined elsewhere included.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "perfci/contracts/contract_checks.h"
 
@@ -54,14 +54,16 @@ std::vector<Piece> caller_pieces(const BinaryIndex& bin, const FunctionMatches& 
   return pieces;
 }
 
-std::vector<ControlTransfer> transfers_of(const BinaryIndex& bin, const std::vector<Piece>& pieces) {
+std::vector<ControlTransfer> transfers_of(const BinaryIndex& bin,
+                                          const std::vector<Piece>& pieces) {
   std::vector<ControlTransfer> out;
   for (const Piece& p : pieces) {
     auto t = bin.scanner().transfers(p.scan, p.own);
     out.insert(out.end(), t.begin(), t.end());
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.site < b.site; });
-  out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.site == b.site; }),
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const auto& a, const auto& b) { return a.site == b.site; }),
             out.end());
   return out;
 }
@@ -106,7 +108,8 @@ std::vector<InlinedSite> inlined_sites(const BinaryIndex& bin, const FunctionMat
   std::vector<InlinedSite> sites;
   for (const InlinedCopy* copy : callee.inlined) {
     bool inside = caller_owners.count(copy->owner) > 0;
-    for (size_t i = 0; !inside && i < caller.inlined.size(); ++i) inside = copy_inside(dw, *copy, *caller.inlined[i]);
+    for (size_t i = 0; !inside && i < caller.inlined.size(); ++i)
+      inside = copy_inside(dw, *copy, *caller.inlined[i]);
     if (!inside) continue;
     InlinedSite site;
     auto r = dw.ranges_of(*copy);
@@ -144,7 +147,8 @@ bool inlines_callee(const BinaryIndex& bin, const FunctionMatches& callee, uint6
 
 // Breadth-first over out-of-line calls from the caller, a few levels deep,
 // for the function that stands between the caller and the callee.
-std::string find_intermediate(const BinaryIndex& bin, const std::vector<ControlTransfer>& from_caller,
+std::string find_intermediate(const BinaryIndex& bin,
+                              const std::vector<ControlTransfer>& from_caller,
                               const FunctionMatches& caller, const FunctionMatches& callee,
                               const CalleeTargets& targets, const std::string& caller_name,
                               const std::string& callee_name) {
@@ -185,7 +189,8 @@ std::string find_intermediate(const BinaryIndex& bin, const std::vector<ControlT
     }
     if (!how.empty()) {
       std::vector<std::string> chain;
-      for (int i = index; i >= 0; i = nodes[i].parent) chain.push_back(bin.describe_code(nodes[i].entry));
+      for (int i = index; i >= 0; i = nodes[i].parent)
+        chain.push_back(bin.describe_code(nodes[i].entry));
       std::reverse(chain.begin(), chain.end());
       std::string text = fmt::format("{} calls {} out of line", caller_name, chain.front());
       for (size_t i = 1; i < chain.size(); ++i) text += fmt::format(", which calls {}", chain[i]);
@@ -219,8 +224,9 @@ ContractResult check_inline(const BinaryIndex& bin, const Contract& contract) {
   FunctionMatches callee = bin.find_functions(callee_pattern);
   if (caller.concrete.empty() && caller.symbols.empty() && caller.inlined.empty()) {
     result.verdict = Verdict::kError;
-    result.message = caller.empty() ? fmt::format("caller {} names no function in the binary", contract.caller)
-                                    : fmt::format("caller {} has no code in the binary", contract.caller);
+    result.message = caller.empty()
+                         ? fmt::format("caller {} names no function in the binary", contract.caller)
+                         : fmt::format("caller {} has no code in the binary", contract.caller);
     return result;
   }
   if (callee.empty()) {
@@ -236,7 +242,8 @@ ContractResult check_inline(const BinaryIndex& bin, const Contract& contract) {
   CalleeTargets targets(bin, callee, callee_pattern);
   for (const ControlTransfer& t : transfers) {
     if (!targets.hits(t)) continue;
-    result.remaining_calls.push_back(CallSite{t.site, bin.describe_code(t.site), bin.describe_target(t), t.kind, t.via});
+    result.remaining_calls.push_back(
+        CallSite{t.site, bin.describe_code(t.site), bin.describe_target(t), t.kind, t.via});
   }
   result.inlined_copies = inlined_sites(bin, caller, callee);
 
@@ -245,8 +252,8 @@ ContractResult check_inline(const BinaryIndex& bin, const Contract& contract) {
     std::vector<std::string> where;
     for (const CallSite& c : result.remaining_calls) where.push_back(site_text(c, caller_name));
     size_t n = result.remaining_calls.size();
-    result.message = fmt::format("{}: {} out-of-line call{} left in {} at {}", callee_name, n, n == 1 ? "" : "s",
-                                 caller_name, fmt::join(where, ", "));
+    result.message = fmt::format("{}: {} out-of-line call{} left in {} at {}", callee_name, n,
+                                 n == 1 ? "" : "s", caller_name, fmt::join(where, ", "));
     if (!result.inlined_copies.empty())
       result.message += fmt::format(" ({} inlined cop{} besides)", result.inlined_copies.size(),
                                     result.inlined_copies.size() == 1 ? "y" : "ies");
@@ -254,16 +261,19 @@ ContractResult check_inline(const BinaryIndex& bin, const Contract& contract) {
   }
   if (result.inlined_copies.empty()) {
     result.verdict = Verdict::kBroken;
-    std::string between = find_intermediate(bin, transfers, caller, callee, targets, caller_name, callee_name);
-    result.message = between.empty()
-                         ? fmt::format("{} is neither inlined into {} nor called from it", callee_name, caller_name)
-                         : fmt::format("{} is not inlined into {}: {}", callee_name, caller_name, between);
+    std::string between =
+        find_intermediate(bin, transfers, caller, callee, targets, caller_name, callee_name);
+    result.message =
+        between.empty()
+            ? fmt::format("{} is neither inlined into {} nor called from it", callee_name,
+                          caller_name)
+            : fmt::format("{} is not inlined into {}: {}", callee_name, caller_name, between);
     return result;
   }
   result.verdict = Verdict::kOk;
   size_t n = result.inlined_copies.size();
-  result.message = fmt::format("{}: {} inlined cop{} in {}, no out-of-line call left", callee_name, n,
-                               n == 1 ? "y" : "ies", caller_name);
+  result.message = fmt::format("{}: {} inlined cop{} in {}, no out-of-line call left", callee_name,
+                               n, n == 1 ? "y" : "ies", caller_name);
   return result;
 }
 

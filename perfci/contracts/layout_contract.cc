@@ -27,9 +27,11 @@ ContractResult check_layout(const BinaryIndex& bin, const Contract& contract) {
   for (const DwarfTypeSize* t : matched) {
     if (t->max_bytes > largest->max_bytes) largest = t;
     if (t->max_bytes > contract.max_bytes) {
-      std::string text = fmt::format("{} is {} bytes, {} over the {}-byte bound", t->name, t->max_bytes,
-                                     t->max_bytes - contract.max_bytes, contract.max_bytes);
-      if (t->min_bytes != t->max_bytes) text += fmt::format(" (sizes differ across units: {} to {})", t->min_bytes, t->max_bytes);
+      std::string text =
+          fmt::format("{} is {} bytes, {} over the {}-byte bound", t->name, t->max_bytes,
+                      t->max_bytes - contract.max_bytes, contract.max_bytes);
+      if (t->min_bytes != t->max_bytes)
+        text += fmt::format(" (sizes differ across units: {} to {})", t->min_bytes, t->max_bytes);
       over.push_back(std::move(text));
     }
   }
@@ -40,10 +42,12 @@ ContractResult check_layout(const BinaryIndex& bin, const Contract& contract) {
     return result;
   }
   result.verdict = Verdict::kOk;
-  result.message = matched.size() == 1
-                       ? fmt::format("{} is {} bytes (bound {})", largest->name, largest->max_bytes, contract.max_bytes)
-                       : fmt::format("{} types match, the largest is {} at {} bytes (bound {})", matched.size(),
-                                     largest->name, largest->max_bytes, contract.max_bytes);
+  result.message =
+      matched.size() == 1
+          ? fmt::format("{} is {} bytes (bound {})", largest->name, largest->max_bytes,
+                        contract.max_bytes)
+          : fmt::format("{} types match, the largest is {} at {} bytes (bound {})", matched.size(),
+                        largest->name, largest->max_bytes, contract.max_bytes);
   return result;
 }
 

@@ -40,7 +40,8 @@ std::string strip_dot_suffixes(std::string s) {
       size_t pos = s.rfind(marker);
       if (pos == std::string::npos || pos == 0) continue;
       size_t end = pos + marker.size();
-      while (end < s.size() && (s[end] == '.' || std::isdigit(static_cast<unsigned char>(s[end])))) ++end;
+      while (end < s.size() && (s[end] == '.' || std::isdigit(static_cast<unsigned char>(s[end]))))
+        ++end;
       if (end == s.size()) {
         s.resize(pos);
         changed = true;
@@ -108,31 +109,46 @@ std::string canonical_segment(std::string_view seg) {
   bool has_const = false, has_volatile = false;
   std::vector<std::string> rest;
   for (auto& w : words) {
-    if (w == "const") has_const = true;
-    else if (w == "volatile") has_volatile = true;
-    else rest.push_back(w);
+    if (w == "const")
+      has_const = true;
+    else if (w == "volatile")
+      has_volatile = true;
+    else
+      rest.push_back(w);
   }
   std::string core;
   bool all_builtin = !rest.empty();
   int longs = 0;
   bool is_unsigned = false, is_signed = false, is_short = false, is_char = false, is_int = false;
   for (auto& w : rest) {
-    if (w == "long") ++longs;
-    else if (w == "unsigned") is_unsigned = true;
-    else if (w == "signed") is_signed = true;
-    else if (w == "short") is_short = true;
-    else if (w == "char") is_char = true;
-    else if (w == "int") is_int = true;
-    else all_builtin = false;
+    if (w == "long")
+      ++longs;
+    else if (w == "unsigned")
+      is_unsigned = true;
+    else if (w == "signed")
+      is_signed = true;
+    else if (w == "short")
+      is_short = true;
+    else if (w == "char")
+      is_char = true;
+    else if (w == "int")
+      is_int = true;
+    else
+      all_builtin = false;
   }
   if (all_builtin) {
     if (is_unsigned) core += "unsigned ";
     if (is_signed && is_char) core += "signed ";
-    if (is_short) core += "short";
-    else if (longs == 1) core += "long";
-    else if (longs >= 2) core += "long long";
-    else if (is_char) core += "char";
-    else if (is_int || is_unsigned || is_signed) core += "int";
+    if (is_short)
+      core += "short";
+    else if (longs == 1)
+      core += "long";
+    else if (longs >= 2)
+      core += "long long";
+    else if (is_char)
+      core += "char";
+    else if (is_int || is_unsigned || is_signed)
+      core += "int";
   } else {
     for (auto& w : rest) {
       if (!core.empty()) core += ' ';
@@ -221,11 +237,14 @@ std::string normalize_name(std::string_view name) {
   // Integer literal suffixes: "3u", "3ul", "3UL" -> "3".
   std::string no_suffix;
   for (size_t i = 0; i < no_casts.size();) {
-    if (std::isdigit(static_cast<unsigned char>(no_casts[i])) && (i == 0 || !is_ident(no_casts[i - 1]))) {
+    if (std::isdigit(static_cast<unsigned char>(no_casts[i])) &&
+        (i == 0 || !is_ident(no_casts[i - 1]))) {
       size_t j = i;
       while (j < no_casts.size() && std::isdigit(static_cast<unsigned char>(no_casts[j]))) ++j;
       size_t k = j;
-      while (k < no_casts.size() && std::string_view("uUlL").find(no_casts[k]) != std::string_view::npos) ++k;
+      while (k < no_casts.size() &&
+             std::string_view("uUlL").find(no_casts[k]) != std::string_view::npos)
+        ++k;
       no_suffix.append(no_casts, i, j - i);
       i = (k < no_casts.size() && is_ident(no_casts[k])) ? j : k;
       continue;
@@ -296,8 +315,8 @@ NamePattern::NamePattern(std::string_view pattern)
   std::string_view n = normalized_;
   size_t pos = 0;
   while ((pos = n.find('(', pos)) != std::string_view::npos) {
-    bool is_call_operator = pos >= 8 && n.substr(pos - 8, 8) == "operator" && n.substr(pos, 2) == "()" &&
-                            (pos + 2 >= n.size() || n[pos + 2] != '(');
+    bool is_call_operator = pos >= 8 && n.substr(pos - 8, 8) == "operator" &&
+                            n.substr(pos, 2) == "()" && (pos + 2 >= n.size() || n[pos + 2] != '(');
     bool is_anon = n.substr(pos, 20) == "(anonymous namespace";
     if (!is_call_operator && !is_anon) {
       has_parameters_ = true;
@@ -307,8 +326,10 @@ NamePattern::NamePattern(std::string_view pattern)
   }
 }
 
-bool NamePattern::matches(std::string_view normalized_base, std::string_view normalized_signature) const {
-  if (has_parameters_) return !normalized_signature.empty() && glob_match(normalized_, normalized_signature);
+bool NamePattern::matches(std::string_view normalized_base,
+                          std::string_view normalized_signature) const {
+  if (has_parameters_)
+    return !normalized_signature.empty() && glob_match(normalized_, normalized_signature);
   return glob_match(normalized_, normalized_base);
 }
 

@@ -19,14 +19,18 @@ TEST(NameMatch, StripsCloneMarkersFromDemangledAndPlainNames) {
 }
 
 TEST(NameMatch, BaseNameDropsReturnTypeParametersAndQualifiers) {
-  EXPECT_EQ(function_base_name("engine::BtCursor::seek(unsigned long) const"), "engine::BtCursor::seek");
+  EXPECT_EQ(function_base_name("engine::BtCursor::seek(unsigned long) const"),
+            "engine::BtCursor::seek");
   EXPECT_EQ(function_base_name("int fx::pick<int, 3u>(int) [clone .isra.0]"), "fx::pick<int, 3u>");
   EXPECT_EQ(function_base_name("std::vector<int, std::allocator<int> > fx::make()"), "fx::make");
   EXPECT_EQ(function_base_name("fx::Functor::operator()(int) const"), "fx::Functor::operator()");
-  EXPECT_EQ(function_base_name("bool fx::operator< <int>(fx::Box<int> const&, fx::Box<int> const&)"),
-            "fx::operator< <int>");
-  EXPECT_EQ(function_base_name("fx::Conv::operator unsigned long() const"), "fx::Conv::operator unsigned long");
-  EXPECT_EQ(function_base_name("(anonymous namespace)::helper(int)"), "(anonymous namespace)::helper");
+  EXPECT_EQ(
+      function_base_name("bool fx::operator< <int>(fx::Box<int> const&, fx::Box<int> const&)"),
+      "fx::operator< <int>");
+  EXPECT_EQ(function_base_name("fx::Conv::operator unsigned long() const"),
+            "fx::Conv::operator unsigned long");
+  EXPECT_EQ(function_base_name("(anonymous namespace)::helper(int)"),
+            "(anonymous namespace)::helper");
   EXPECT_EQ(function_base_name("main"), "main");
 }
 
@@ -36,13 +40,16 @@ TEST(NameMatch, GccAndClangTemplateSpellingsNormaliseAlike) {
   EXPECT_EQ(normalize_name("Box<unsigned long, 3ul>"), normalize_name("Box<unsigned long, 3>"));
   EXPECT_EQ(normalize_name("Box<int, (unsigned char)3>"), normalize_name("Box<int, 3>"));
   EXPECT_EQ(normalize_name("Box<char const*>"), normalize_name("Box<const char *>"));
-  EXPECT_EQ(normalize_name("std::vector<int, std::allocator<int> >"), normalize_name("std::vector<int, std::allocator<int>>"));
-  EXPECT_EQ(normalize_name("Map<short int, long long int>"), normalize_name("Map<short, long long>"));
+  EXPECT_EQ(normalize_name("std::vector<int, std::allocator<int> >"),
+            normalize_name("std::vector<int, std::allocator<int>>"));
+  EXPECT_EQ(normalize_name("Map<short int, long long int>"),
+            normalize_name("Map<short, long long>"));
   EXPECT_EQ(normalize_name("f[abi:cxx11]"), "f");
   EXPECT_EQ(normalize_name("Box<unsigned int, 2>"), normalize_name("Box<unsigned, 2u>"));
   EXPECT_NE(normalize_name("Box<signed char>"), normalize_name("Box<char>"));
   EXPECT_NE(normalize_name("Box<int, 3>"), normalize_name("Box<int, 4>"));
-  EXPECT_EQ(normalize_name("engine::(anonymous namespace)::helper"), "engine::(anonymous namespace)::helper");
+  EXPECT_EQ(normalize_name("engine::(anonymous namespace)::helper"),
+            "engine::(anonymous namespace)::helper");
 }
 
 TEST(NameMatch, GlobStarMatchesAnyRun) {
@@ -74,7 +81,8 @@ TEST(NameMatch, PatternComparesBaseOrSignature) {
 
 TEST(Demangle, DemanglesItaniumAndPassesOthersThrough) {
   EXPECT_EQ(demangle("_ZN2fx4leafEi"), "fx::leaf(int)");
-  EXPECT_EQ(demangle("_ZN2fx9scale_allEPiii.constprop.0"), "fx::scale_all(int*, int, int) [clone .constprop.0]");
+  EXPECT_EQ(demangle("_ZN2fx9scale_allEPiii.constprop.0"),
+            "fx::scale_all(int*, int, int) [clone .constprop.0]");
   EXPECT_EQ(demangle("main"), "main");
   EXPECT_EQ(demangle("_Zgarbage"), "_Zgarbage");
   EXPECT_EQ(demangle(""), "");

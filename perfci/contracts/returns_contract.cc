@@ -5,12 +5,11 @@
 // out-of-line copy exists, from the evidence at its entry: if the first
 // integer argument arrives in RSI, RDI carries the hidden pointer.
 #include <dwarf.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "perfci/contracts/contract_checks.h"
 
@@ -22,19 +21,22 @@ constexpr uint64_t kMaxRegisterReturn = 16;
 bool flag(Dwarf_Die* die, unsigned name) {
   Dwarf_Attribute attr;
   bool value = false;
-  return dwarf_attr_integrate(die, name, &attr) != nullptr && dwarf_formflag(&attr, &value) == 0 && value;
+  return dwarf_attr_integrate(die, name, &attr) != nullptr && dwarf_formflag(&attr, &value) == 0 &&
+         value;
 }
 
 std::optional<Dwarf_Word> udata(Dwarf_Die* die, unsigned name) {
   Dwarf_Attribute attr;
   Dwarf_Word value = 0;
-  if (dwarf_attr_integrate(die, name, &attr) == nullptr || dwarf_formudata(&attr, &value) != 0) return std::nullopt;
+  if (dwarf_attr_integrate(die, name, &attr) == nullptr || dwarf_formudata(&attr, &value) != 0)
+    return std::nullopt;
   return value;
 }
 
 bool type_of(Dwarf_Die* die, Dwarf_Die* out) {
   Dwarf_Attribute attr;
-  return dwarf_attr_integrate(die, DW_AT_type, &attr) != nullptr && dwarf_formref_die(&attr, out) != nullptr;
+  return dwarf_attr_integrate(die, DW_AT_type, &attr) != nullptr &&
+         dwarf_formref_die(&attr, out) != nullptr;
 }
 
 // Through typedefs and cv-qualifiers to the type itself; a declaration that
@@ -50,7 +52,8 @@ Dwarf_Die strip(Dwarf_Die die) {
       continue;
     }
     Dwarf_Attribute sig;
-    if (dwarf_attr(&die, DW_AT_signature, &sig) != nullptr && dwarf_formref_die(&sig, &next) != nullptr) {
+    if (dwarf_attr(&die, DW_AT_signature, &sig) != nullptr &&
+        dwarf_formref_die(&sig, &next) != nullptr) {
       die = next;
       continue;
     }
@@ -81,7 +84,8 @@ std::string nontrivial_reason(Dwarf_Die* cls, int depth) {
     int tag = dwarf_tag(&child);
     if (tag == DW_TAG_subprogram) {
       if (flag(&child, DW_AT_artificial)) continue;
-      if (udata(&child, DW_AT_virtuality).value_or(0) != 0) return fmt::format("{} has virtual functions", name);
+      if (udata(&child, DW_AT_virtuality).value_or(0) != 0)
+        return fmt::format("{} has virtual functions", name);
       if (udata(&child, DW_AT_defaulted).value_or(0) == DW_DEFAULTED_in_class) continue;
       const char* fn = dwarf_diename(&child);
       if (fn == nullptr) continue;
@@ -93,18 +97,22 @@ std::string nontrivial_reason(Dwarf_Die* cls, int depth) {
       Dwarf_Die p;
       if (dwarf_child(&child, &p) == 0) {
         do {
-          if (dwarf_tag(&p) == DW_TAG_formal_parameter && !flag(&p, DW_AT_artificial)) params.push_back(p);
+          if (dwarf_tag(&p) == DW_TAG_formal_parameter && !flag(&p, DW_AT_artificial))
+            params.push_back(p);
         } while (dwarf_siblingof(&p, &p) == 0);
       }
       Dwarf_Die ref, pointee;
       if (params.size() == 1 && type_of(&params[0], &ref) &&
-          (dwarf_tag(&ref) == DW_TAG_reference_type || dwarf_tag(&ref) == DW_TAG_rvalue_reference_type) &&
+          (dwarf_tag(&ref) == DW_TAG_reference_type ||
+           dwarf_tag(&ref) == DW_TAG_rvalue_reference_type) &&
           type_of(&ref, &pointee)) {
         Dwarf_Die target = strip(pointee);
-        if (type_name(&target) == name) return fmt::format("{} has a user-provided copy or move constructor", name);
+        if (type_name(&target) == name)
+          return fmt::format("{} has a user-provided copy or move constructor", name);
       }
-    } else if (tag == DW_TAG_inheritance || (tag == DW_TAG_member && !flag(&child, DW_AT_external) &&
-                                             !flag(&child, DW_AT_declaration))) {
+    } else if (tag == DW_TAG_inheritance ||
+               (tag == DW_TAG_member && !flag(&child, DW_AT_external) &&
+                !flag(&child, DW_AT_declaration))) {
       Dwarf_Die t;
       if (!type_of(&child, &t)) continue;
       Dwarf_Die member = strip(t);
@@ -131,18 +139,22 @@ Assessment assess_type(Dwarf_Die* function) {
   Dwarf_Word size = 0;
   bool sized = dwarf_aggregate_size(&type, &size) == 0;
   if (!is_class(dwarf_tag(&type))) {
-    if (sized && size > kMaxRegisterReturn) return {true, fmt::format("returns {} of {} bytes", name, size)};
+    if (sized && size > kMaxRegisterReturn)
+      return {true, fmt::format("returns {} of {} bytes", name, size)};
     return {false, fmt::format("returns {}", name)};
   }
   if (!sized) return {false, fmt::format("returns {} whose size DWARF does not give", name)};
   if (auto cc = udata(&type, DW_AT_calling_convention)) {
     if (*cc == DW_CC_pass_by_reference)
-      return {true, fmt::format("returns {} ({} bytes), which the compiler passes by reference", name, size)};
+      return {true, fmt::format("returns {} ({} bytes), which the compiler passes by reference",
+                                name, size)};
   }
   if (size > kMaxRegisterReturn)
-    return {true, fmt::format("returns {} of {} bytes, over the {} that fit in RAX:RDX", name, size, kMaxRegisterReturn)};
+    return {true, fmt::format("returns {} of {} bytes, over the {} that fit in RAX:RDX", name, size,
+                              kMaxRegisterReturn)};
   if (std::string why = nontrivial_reason(&type, 0); !why.empty())
-    return {true, fmt::format("returns {} ({} bytes), not trivially copyable: {}", name, size, why)};
+    return {true,
+            fmt::format("returns {} ({} bytes), not trivially copyable: {}", name, size, why)};
   return {false, fmt::format("returns {} ({} bytes, trivially copyable)", name, size)};
 }
 
@@ -161,8 +173,8 @@ bool integer_class(Dwarf_Die* param) {
     case DW_TAG_base_type: {
       auto enc = udata(&type, DW_AT_encoding);
       Dwarf_Word size = 0;
-      return enc && *enc != DW_ATE_float && *enc != DW_ATE_complex_float && dwarf_aggregate_size(&type, &size) == 0 &&
-             size <= 8;
+      return enc && *enc != DW_ATE_float && *enc != DW_ATE_complex_float &&
+             dwarf_aggregate_size(&type, &size) == 0 && size <= 8;
     }
     default:
       return false;
@@ -173,7 +185,8 @@ bool integer_class(Dwarf_Die* param) {
 // pointer); false: it arrives in RDI; nullopt: DWARF does not say.
 std::optional<bool> entry_evidence(Dwarf_Die* function) {
   Dwarf_Addr entry = 0;
-  if (dwarf_entrypc(function, &entry) != 0 && dwarf_lowpc(function, &entry) != 0) return std::nullopt;
+  if (dwarf_entrypc(function, &entry) != 0 && dwarf_lowpc(function, &entry) != 0)
+    return std::nullopt;
   Dwarf_Die p;
   if (dwarf_child(function, &p) != 0) return std::nullopt;
   do {
@@ -199,8 +212,9 @@ ContractResult check_returns_in_registers(const BinaryIndex& bin, const Contract
   FunctionMatches m = bin.find_functions(NamePattern(contract.function));
   if (m.concrete.empty() && m.declared.empty()) {
     result.verdict = Verdict::kError;
-    result.message = m.empty() ? fmt::format("{} names no function in the binary", contract.function)
-                               : fmt::format("{} has no DWARF description (build with -g)", contract.function);
+    result.message =
+        m.empty() ? fmt::format("{} names no function in the binary", contract.function)
+                  : fmt::format("{} has no DWARF description (build with -g)", contract.function);
     return result;
   }
   const DwarfIndex& dw = bin.dwarf();
@@ -214,11 +228,16 @@ ContractResult check_returns_in_registers(const BinaryIndex& bin, const Contract
     if (dw.functions()[f].range_count > 0) {
       if (auto rsi = entry_evidence(&die)) {
         if (*rsi && !a.hidden_pointer)
-          a = {true, a.reason + "; yet its first argument arrives in RSI, so RDI carries a hidden return pointer"};
+          a = {true, a.reason +
+                         "; yet its first argument arrives in RSI, so RDI carries a hidden return "
+                         "pointer"};
         else if (!*rsi && a.hidden_pointer)
-          a = {false, a.reason + "; yet its first argument arrives in RDI, so there is no hidden return pointer"};
+          a = {false,
+               a.reason +
+                   "; yet its first argument arrives in RDI, so there is no hidden return pointer"};
         else
-          a.reason += *rsi ? "; first argument in RSI at entry" : "; first argument in RDI at entry";
+          a.reason +=
+              *rsi ? "; first argument in RSI at entry" : "; first argument in RDI at entry";
       }
     } else {
       a.reason += " (no out-of-line copy; judged from the type)";
@@ -230,7 +249,8 @@ ContractResult check_returns_in_registers(const BinaryIndex& bin, const Contract
     result.message = fmt::format("cannot read the DWARF of {}", contract.function);
   } else if (!broken.empty()) {
     result.verdict = Verdict::kBroken;
-    result.message = fmt::format("returns through a hidden pointer (sret): {}", fmt::join(broken, "; "));
+    result.message =
+        fmt::format("returns through a hidden pointer (sret): {}", fmt::join(broken, "; "));
   } else {
     result.verdict = Verdict::kOk;
     result.message = fmt::format("{}", fmt::join(fine, "; "));

@@ -16,7 +16,8 @@ CounterSet::CounterSet(PerfBackend& backend, std::vector<ResolvedEvent> events,
   for (std::size_t i = 0; i < events_.size(); ++i) {
     Group& g = events_[i].is_software() ? software : hardware;
     g.events.push_back(i);
-    if (&g == &hardware && hardware.events.size() == std::max<std::size_t>(1, options_.max_hardware_group)) {
+    if (&g == &hardware &&
+        hardware.events.size() == std::max<std::size_t>(1, options_.max_hardware_group)) {
       groups_.push_back(std::move(hardware));
       hardware = Group{};
     }
@@ -69,7 +70,8 @@ void CounterSet::open() {
 }
 
 bool CounterSet::any_open() const {
-  return std::any_of(groups_.begin(), groups_.end(), [](const Group& g) { return g.leader_fd >= 0; });
+  return std::any_of(groups_.begin(), groups_.end(),
+                     [](const Group& g) { return g.leader_fd >= 0; });
 }
 
 void CounterSet::start() {

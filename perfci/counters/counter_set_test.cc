@@ -127,8 +127,8 @@ TEST(CounterSet, WholeHardwareGroupUnsupportedLeavesSoftwareCounting) {
   fake.fail_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, EACCES);
   fake.set_count(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 10);
   fake.set_count(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 3);
-  CounterSet set(fake, resolve({"instructions", "cycles", "task-clock", "cpu-migrations",
-                                "page-faults"}));
+  CounterSet set(
+      fake, resolve({"instructions", "cycles", "task-clock", "cpu-migrations", "page-faults"}));
   set.add_unknown("bogus", "unknown event 'bogus'");
   set.start();
   set.stop();
@@ -147,8 +147,8 @@ TEST(CounterSet, WholeHardwareGroupUnsupportedLeavesSoftwareCounting) {
 
 TEST(CounterSet, SplitsLargeHardwareSetsIntoGroups) {
   FakePerfBackend fake;
-  CounterSet set(fake, resolve({"instructions", "cycles", "branch-misses", "cache-misses",
-                                "branches"}),
+  CounterSet set(fake,
+                 resolve({"instructions", "cycles", "branch-misses", "cache-misses", "branches"}),
                  CounterSetOptions{.max_hardware_group = 2});
   set.open();
   int leaders = 0;

@@ -65,8 +65,7 @@ std::optional<ResolvedEvent> try_resolve_event(const std::string& name, std::str
   ResolvedEvent ev;
   if (!encode(name, PFM_PLM3, &ev, error)) return std::nullopt;
   // A modifier in the name (":u", ":k") is the user's explicit choice.
-  bool has_modifier = name.find(':') != std::string::npos &&
-                      name.rfind("perf::", 0) != 0;
+  bool has_modifier = name.find(':') != std::string::npos && name.rfind("perf::", 0) != 0;
   if (ev.is_software() && options.include_kernel_for_software && !has_modifier &&
       may_count_kernel()) {
     ResolvedEvent both;

@@ -6,12 +6,18 @@ namespace perfci {
 
 std::string_view to_string(EventStatus status) {
   switch (status) {
-    case EventStatus::kOk: return "ok";
-    case EventStatus::kMultiplexed: return "multiplexed";
-    case EventStatus::kNotCounted: return "not-counted";
-    case EventStatus::kUnsupported: return "unsupported";
-    case EventStatus::kNoPermission: return "no-permission";
-    case EventStatus::kUnknown: return "unknown";
+    case EventStatus::kOk:
+      return "ok";
+    case EventStatus::kMultiplexed:
+      return "multiplexed";
+    case EventStatus::kNotCounted:
+      return "not-counted";
+    case EventStatus::kUnsupported:
+      return "unsupported";
+    case EventStatus::kNoPermission:
+      return "no-permission";
+    case EventStatus::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }

@@ -15,7 +15,8 @@ int FakePerfBackend::open(const perf_event_attr& attr, int group_fd) {
     result = -EBADF;
   } else {
     result = next_fd_++;
-    fds_[result] = Fd{key, group_fd >= 0 ? group_fd : result, static_cast<std::uint64_t>(result) * 7};
+    fds_[result] =
+        Fd{key, group_fd >= 0 ? group_fd : result, static_cast<std::uint64_t>(result) * 7};
   }
   opens_.push_back({attr, group_fd, result});
   return result;

@@ -17,7 +17,9 @@ class FakePerfBackend final : public PerfBackend {
  public:
   using Key = std::pair<std::uint32_t, std::uint64_t>;  // (type, config)
 
-  void fail_open(std::uint32_t type, std::uint64_t config, int err) { failures_[{type, config}] = err; }
+  void fail_open(std::uint32_t type, std::uint64_t config, int err) {
+    failures_[{type, config}] = err;
+  }
   void set_count(std::uint32_t type, std::uint64_t config, std::uint64_t value) {
     counts_[{type, config}] = value;
   }

@@ -14,7 +14,8 @@ std::optional<int> perf_event_paranoid();
 
 // Names of the PMUs under /sys/bus/event_source/devices whose type is
 // PERF_TYPE_RAW-capable hardware ("cpu", "cpu_core", "cpu_atom", "armv8_*").
-std::vector<std::string> hardware_pmus(const std::string& sysfs_root = "/sys/bus/event_source/devices");
+std::vector<std::string> hardware_pmus(
+    const std::string& sysfs_root = "/sys/bus/event_source/devices");
 
 inline bool hardware_pmu_present() { return !hardware_pmus().empty(); }
 

@@ -12,26 +12,38 @@ namespace {
 
 std::string errno_name(int err) {
   switch (err) {
-    case ENOENT: return "ENOENT";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENODEV: return "ENODEV";
-    case EINVAL: return "EINVAL";
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    default: return "errno " + std::to_string(err);
+    case ENOENT:
+      return "ENOENT";
+    case EOPNOTSUPP:
+      return "EOPNOTSUPP";
+    case ENODEV:
+      return "ENODEV";
+    case EINVAL:
+      return "EINVAL";
+    case EACCES:
+      return "EACCES";
+    case EPERM:
+      return "EPERM";
+    default:
+      return "errno " + std::to_string(err);
   }
 }
 
 std::string explain(const EventProbe& p) {
   const EventReading& r = p.reading;
   switch (r.status) {
-    case EventStatus::kOk: return "";
-    case EventStatus::kMultiplexed: return "counted part of the time (scaled)";
-    case EventStatus::kNotCounted: return "opened but never scheduled";
-    case EventStatus::kUnknown: return r.detail;
+    case EventStatus::kOk:
+      return "";
+    case EventStatus::kMultiplexed:
+      return "counted part of the time (scaled)";
+    case EventStatus::kNotCounted:
+      return "opened but never scheduled";
+    case EventStatus::kUnknown:
+      return r.detail;
     case EventStatus::kUnsupported: {
       std::string s = errno_name(r.error) + ": " + std::strerror(r.error);
-      if (!p.software && !hardware_pmu_present()) s += " (no hardware PMU: /sys/bus/event_source/devices/cpu is absent)";
+      if (!p.software && !hardware_pmu_present())
+        s += " (no hardware PMU: /sys/bus/event_source/devices/cpu is absent)";
       return s;
     }
     case EventStatus::kNoPermission: {

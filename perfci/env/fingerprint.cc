@@ -88,8 +88,8 @@ void to_json(nlohmann::json& j, const MachineFingerprint& f) {
       {"hardware_pmus", f.hardware_pmus},
       {"perf_event_paranoid", opt(f.perf_event_paranoid)},
       {"aslr", opt(f.aslr)},
-      {"cpufreq_governor", f.cpufreq_governor.empty() ? nlohmann::json(nullptr)
-                                                      : nlohmann::json(f.cpufreq_governor)},
+      {"cpufreq_governor",
+       f.cpufreq_governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.cpufreq_governor)},
       {"turbo", opt(f.turbo)},
       {"load_average", {f.load_average[0], f.load_average[1], f.load_average[2]}},
       {"valgrind", f.valgrind.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.valgrind)},

@@ -62,8 +62,7 @@ std::vector<std::string> list_benchmarks(const std::string& binary, const std::s
   std::string line;
   while (std::getline(in, line))
     if (!line.empty()) names.push_back(line);
-  if (names.empty())
-    throw Error("the filter '" + filter + "' selects no benchmark of " + binary);
+  if (names.empty()) throw Error("the filter '" + filter + "' selects no benchmark of " + binary);
   return names;
 }
 

@@ -74,7 +74,9 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
 
   struct Key {
     std::string object, name;
-    bool operator<(const Key& o) const { return std::tie(object, name) < std::tie(o.object, o.name); }
+    bool operator<(const Key& o) const {
+      return std::tie(object, name) < std::tie(o.object, o.name);
+    }
   };
   std::map<Key, FunctionCost> costs;
   std::string cur_object, cur_fn;
@@ -149,12 +151,14 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
       continue;
     }
     // A cost line: positions, then event costs.
-    if (!saw_events) throw Error(where + ": not a callgrind output file (a cost line before the events line)");
+    if (!saw_events)
+      throw Error(where + ": not a callgrind output file (a cost line before the events line)");
     if (!have_fn) throw Error(where + ": cost line outside any function (no fn=)");
     auto toks = split_ws(line);
     if (toks.size() < positions) throw Error(where + ": too few position columns");
     for (std::size_t i = 0; i < positions; ++i)
-      if (!is_position(toks[i])) throw Error(where + ": bad position '" + std::string(toks[i]) + "'");
+      if (!is_position(toks[i]))
+        throw Error(where + ": bad position '" + std::string(toks[i]) + "'");
     std::size_t idx = positions + static_cast<std::size_t>(ir_index);
     std::uint64_t ir = idx < toks.size() ? to_u64(toks[idx], where) : 0;
     for (std::size_t i = positions; i < toks.size(); ++i) to_u64(toks[i], where);
@@ -176,9 +180,10 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     if (fc.inclusive_ir > 0) out.functions.push_back(std::move(fc));
   }
   out.total_ir = saw_totals ? totals : self_sum;
-  std::sort(out.functions.begin(), out.functions.end(), [](const FunctionCost& a, const FunctionCost& b) {
-    return a.self_ir != b.self_ir ? a.self_ir > b.self_ir : a.name < b.name;
-  });
+  std::sort(out.functions.begin(), out.functions.end(),
+            [](const FunctionCost& a, const FunctionCost& b) {
+              return a.self_ir != b.self_ir ? a.self_ir > b.self_ir : a.name < b.name;
+            });
   return out;
 }
 

@@ -94,7 +94,8 @@ TEST(CallgrindOutput, MalformedInputSaysWhere) {
   EXPECT_NE(error_of("hello\n").find("not a callgrind output file"), std::string::npos);
   EXPECT_NE(error_of("events: Ir\nfn=(3)\n1 2\n").find("cg.out:2: name id (3) used before"),
             std::string::npos);
-  EXPECT_NE(error_of("events: Ir\nfn=a\n1 x\n").find("cg.out:3: expected a cost"), std::string::npos);
+  EXPECT_NE(error_of("events: Ir\nfn=a\n1 x\n").find("cg.out:3: expected a cost"),
+            std::string::npos);
   EXPECT_NE(error_of("events: Ir\n1 2\n").find("outside any function"), std::string::npos);
   EXPECT_NE(error_of("events: Dr\n").find("no Ir"), std::string::npos);
   EXPECT_NE(error_of("events: Ir\nbogus=1\n").find("unknown specification"), std::string::npos);

@@ -64,9 +64,10 @@ BenchmarkResult to_result(const GbenchRun& run, const WallOptions& o) {
   if (!o.events.empty()) {
     b.counters = counters_from_gbench(run, o.events);
     if (b.counters.empty())
-      std::fprintf(stderr,
-                   "perfci: warning: %s reported no perf.* counters; does it use perfci::BenchHook?\n",
-                   run.name.c_str());
+      std::fprintf(
+          stderr,
+          "perfci: warning: %s reported no perf.* counters; does it use perfci::BenchHook?\n",
+          run.name.c_str());
     b.transactions_per_iteration = transactions_from_gbench(run);
   }
   return b;

@@ -118,9 +118,14 @@ int Report::exit_code() const {
 }
 
 void to_json(json& j, const Side& v) {
-  j = json{{"label", v.label},       {"revision", v.revision}, {"commit", v.commit},
-           {"dirty", v.dirty},       {"binary", v.binary},     {"build_id", v.build_id},
-           {"compiler", v.compiler}, {"build", v.build},
+  j = json{{"label", v.label},
+           {"revision", v.revision},
+           {"commit", v.commit},
+           {"dirty", v.dirty},
+           {"binary", v.binary},
+           {"build_id", v.build_id},
+           {"compiler", v.compiler},
+           {"build", v.build},
            {"contracts", v.contracts ? v.contracts->to_json() : json(nullptr)}};
 }
 void from_json(const json& j, Side& v) {

@@ -55,13 +55,17 @@ void to_json(json& j, const CounterResult& v) {
 }
 
 void to_json(json& j, const FunctionCost& v) {
-  j = json{{"name", v.name}, {"object", v.object}, {"self_ir", v.self_ir},
+  j = json{{"name", v.name},
+           {"object", v.object},
+           {"self_ir", v.self_ir},
            {"inclusive_ir", v.inclusive_ir}};
 }
 
 void to_json(json& j, const CallgrindResult& v) {
-  j = json{{"iterations", v.iterations}, {"total_ir", v.total_ir},
-           {"ir_per_iteration", v.ir_per_iteration}, {"functions", v.functions}};
+  j = json{{"iterations", v.iterations},
+           {"total_ir", v.total_ir},
+           {"ir_per_iteration", v.ir_per_iteration},
+           {"functions", v.functions}};
 }
 
 void to_json(json& j, const SymbolShare& v) {
@@ -85,8 +89,9 @@ void to_json(json& j, const BenchmarkResult& v) {
 }
 
 void to_json(json& j, const RunResults& v) {
-  j = json{{"schema", v.schema},   {"tool_version", v.tool_version}, {"binary", v.binary},
-           {"meters", v.meters},   {"events", v.events},             {"environment", v.environment},
+  j = json{{"schema", v.schema},        {"tool_version", v.tool_version},
+           {"binary", v.binary},        {"meters", v.meters},
+           {"events", v.events},        {"environment", v.environment},
            {"benchmarks", v.benchmarks}};
 }
 
@@ -118,7 +123,8 @@ CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
   const json& fns = f.array("functions");
   for (std::size_t i = 0; i < fns.size(); ++i) {
     Fields g(fns[i], f.where("functions", i));
-    c.functions.push_back({g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")});
+    c.functions.push_back(
+        {g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")});
   }
   return c;
 }
@@ -159,7 +165,8 @@ BenchmarkResult benchmark_result_from_json(const json& j, const std::string& whe
     for (std::size_t i = 0; i < cs.size(); ++i)
       b.counters.push_back(counter_from_json(cs[i], f.where("counters", i)));
   }
-  if (f.has("callgrind")) b.callgrind = callgrind_from_json(f.at("callgrind"), f.where("callgrind"));
+  if (f.has("callgrind"))
+    b.callgrind = callgrind_from_json(f.at("callgrind"), f.where("callgrind"));
   if (f.has("profile")) b.profile = profile_from_json(f.at("profile"), f.where("profile"));
   return b;
 }

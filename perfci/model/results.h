@@ -52,8 +52,8 @@ struct CounterResult {
 };
 
 struct FunctionCost {
-  std::string name;    // demangled
-  std::string object;  // ELF object (or source file) callgrind attributed it to
+  std::string name;                // demangled
+  std::string object;              // ELF object (or source file) callgrind attributed it to
   std::uint64_t self_ir = 0;       // over all measured iterations
   std::uint64_t inclusive_ir = 0;  // self + callees
 };
@@ -66,10 +66,10 @@ struct CallgrindResult {
 };
 
 struct SymbolShare {
-  std::string symbol;        // innermost function (an inlined callee where DWARF says so)
-  double share = 0;          // of all samples (or of all Ir for the callgrind source)
+  std::string symbol;         // innermost function (an inlined callee where DWARF says so)
+  double share = 0;           // of all samples (or of all Ir for the callgrind source)
   std::uint64_t samples = 0;  // samples, or self Ir for the callgrind source
-  std::string inlined_into;  // the out-of-line function, when symbol was inlined
+  std::string inlined_into;   // the out-of-line function, when symbol was inlined
 };
 
 struct ProfileResult {

@@ -22,9 +22,11 @@ RunResults sample() {
   b.cpu_time_ns = 810.0;
   b.transactions_per_iteration = 4;
   b.counters.push_back({"task-clock", EventStatus::kMultiplexed, 800.0, 200.0, 2.5, 0});
-  b.counters.push_back({"instructions", EventStatus::kUnsupported, std::nullopt, std::nullopt, 1.0, ENOENT});
+  b.counters.push_back(
+      {"instructions", EventStatus::kUnsupported, std::nullopt, std::nullopt, 1.0, ENOENT});
   b.callgrind = CallgrindResult{20, 40000, 2000.0, {{"f(int)", "/build/bench", 30000, 40000}}};
-  b.profile = ProfileResult{"cpu-clock", 10, 1, {{"decode", 0.6, 6, "seek()"}, {"seek()", 0.4, 4, ""}}};
+  b.profile =
+      ProfileResult{"cpu-clock", 10, 1, {{"decode", 0.6, 6, "seek()"}, {"seek()", 0.4, 4, ""}}};
   r.benchmarks.push_back(b);
   BenchmarkResult failed;
   failed.name = "engine/crash";
@@ -73,7 +75,8 @@ TEST(Results, MalformedInputNamesTheField) {
   };
   auto bad = j;
   bad["schema"] = "perfci.results/0";
-  EXPECT_NE(error_of(bad).find("r.json: schema: is \"perfci.results/0\""), std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(bad).find("r.json: schema: is \"perfci.results/0\""), std::string::npos)
+      << error_of(bad);
   bad = j;
   bad["benchmarks"][0]["counters"][0]["status"] = "great";
   EXPECT_NE(error_of(bad).find("r.json: benchmarks[0].counters[0].status: unknown status"),

@@ -82,7 +82,6 @@ std::string gate_line(const CheckGate& g) {
   return "gated against the stored baseline";
 }
 
-
 std::string lead(const Report& r) {
   const CheckSection& c = *r.check;
   std::string s =

@@ -1,10 +1,9 @@
-#include "perfci/check/baseline_comparison.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "perfci/baseline/baseline_fixtures.h"
+#include "perfci/check/baseline_comparison.h"
 #include "perfci/report/markdown.h"
 
 namespace perfci::check {
@@ -148,7 +147,8 @@ TEST(BaselineComparison, AnotherToolchainMakesIrInformationButTheGapStillCounts)
   in.profile.toolchain.compiler_version = "12.3.0";
   auto r = compare_with_baseline(std::move(in), config());
   // Nothing of the benchmarks' own could be gated: not a pass (issue 13).
-  EXPECT_EQ(r.exit_code(), stats::exit_code(stats::CheckOutcome::kNotGated)) << r.check->findings.size();
+  EXPECT_EQ(r.exit_code(), stats::exit_code(stats::CheckOutcome::kNotGated))
+      << r.check->findings.size();
   EXPECT_EQ(r.check->outcome, stats::CheckOutcome::kNotGated);
   EXPECT_EQ(r.check->gated_metrics, 0);
   EXPECT_NE(r.check->not_gated_reason.find("callgrind: the toolchain differs"), std::string::npos)
@@ -179,12 +179,16 @@ TEST(BaselineComparison, AnotherToolchainMakesIrInformationButTheGapStillCounts)
 // The fallback of issue 13: the stored baseline cannot gate Ir here, a
 // reference counted on this runner can, and then Ir is gated on it alone.
 TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
-  auto with_reference = [](std::map<std::string, Values> current, std::map<std::string, Values> ref) {
+  auto with_reference = [](std::map<std::string, Values> current,
+                           std::map<std::string, Values> ref) {
     CheckInputs in = inputs(std::move(current));
     in.profile.toolchain.valgrind_view.facts["x86.cpu_features.isa_1"] = "0x3";
-    in.reference = perfci::CheckReference{"abc123", std::string(40, 'a'),
+    in.reference = perfci::CheckReference{"abc123",
+                                          std::string(40, 'a'),
                                           "its valgrind view x86.cpu_features.isa_1 0x7 -> 0x3",
-                                          "/cache/abc/build", true, ""};
+                                          "/cache/abc/build",
+                                          true,
+                                          ""};
     in.reference_results = sample_results(ref);
     return in;
   };
@@ -242,14 +246,14 @@ TEST(BaselineComparison, AnInRunnerReferenceGatesIrWhereTheBaselineCannot) {
 // and "pass" always means something was gated (issue 13).
 TEST(BaselineComparison, TheHeadlineTheOutcomeAndTheExitCodeAlwaysAgree) {
   std::vector<CheckInputs> cases;
-  cases.push_back(inputs(kBase));                                         // pass
-  cases.push_back(inputs(with("engine/read", {10200.0, 2000.0})));        // fail
+  cases.push_back(inputs(kBase));                                   // pass
+  cases.push_back(inputs(with("engine/read", {10200.0, 2000.0})));  // fail
   CheckInputs failed = inputs(kBase);
   failed.current.benchmarks[0].error = "crashed";
-  cases.push_back(std::move(failed));                                     // error
+  cases.push_back(std::move(failed));  // error
   CheckInputs foreign = inputs(kBase);
   foreign.profile.toolchain.compiler = "clang";
-  cases.push_back(std::move(foreign));                                    // not gated
+  cases.push_back(std::move(foreign));                                   // not gated
   CheckInputs improved = inputs(with("engine/read", {9000.0, 2000.0}));  // pass, improved
   cases.push_back(std::move(improved));
   std::set<std::string> seen;

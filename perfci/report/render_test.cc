@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "perfci/analysis/sample_report.h"
 #include "perfci/report/html.h"
 #include "perfci/report/markdown.h"
-#include "perfci/analysis/sample_report.h"
 #include "perfci/report/svg_plot.h"
 
 namespace perfci::report {
@@ -29,7 +29,8 @@ TEST(Markdown, FailuresAndRegressionsFirstWithRatioIntervalAndWhy) {
   EXPECT_NE(md.find("ir +10.0% (regressed)"), std::string::npos) << md;
   EXPECT_NE(md.find("### Why engine/point_lookup regressed"), std::string::npos);
   EXPECT_NE(md.find("decode_varint(unsigned char const*) appeared"), std::string::npos);
-  EXPECT_NE(md.find("contract 'varint inlined into seek' went from ok to broken"), std::string::npos);
+  EXPECT_NE(md.find("contract 'varint inlined into seek' went from ok to broken"),
+            std::string::npos);
   EXPECT_NE(md.find("### engine/<crash> failed"), std::string::npos);
   EXPECT_NE(md.find("### Oracle gap"), std::string::npos);
   EXPECT_NE(md.find("| point_lookup | wall/real_time_ns | 2.00x |"), std::string::npos) << md;

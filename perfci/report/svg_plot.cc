@@ -14,12 +14,23 @@ std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -66,12 +77,14 @@ std::string render_strip_plot(const StripPlot& p) {
       svg += fmt::format(
           "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\" fill-opacity=\"0.7\">"
           "<title>{} pair {}: {}</title></circle>\n",
-          x(v[i]), mid + jitter, colors[s], names[s], i + 1, html_escape(format_value(p.metric, v[i])));
+          x(v[i]), mid + jitter, colors[s], names[s], i + 1,
+          html_escape(format_value(p.metric, v[i])));
     }
   }
   double axis_y = kTop + 2 * kRowHeight + 4;
-  svg += fmt::format("<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\"/>\n",
-                     kLeft, kWidth - kRight, axis_y, axis_y);
+  svg += fmt::format(
+      "<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\"/>\n", kLeft,
+      kWidth - kRight, axis_y, axis_y);
   for (int t = 0; t <= 4; ++t) {
     double v = lo + (hi - lo) * t / 4;
     svg += fmt::format(

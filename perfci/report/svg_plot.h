@@ -10,7 +10,7 @@
 namespace perfci::report {
 
 struct StripPlot {
-  std::string title;  // shown above the plot
+  std::string title;   // shown above the plot
   std::string metric;  // for the axis labels' units
   std::vector<double> a;
   std::vector<double> b;

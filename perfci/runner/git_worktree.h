@@ -15,9 +15,9 @@
 namespace perfci {
 
 struct RevisionBuildOptions {
-  std::filesystem::path repo;       // any folder inside the git working tree
-  std::filesystem::path cache_dir;  // empty: <toplevel>/.perfci-cache/worktrees
-  std::string preset = "release";   // used when the revision has CMakePresets.json with it
+  std::filesystem::path repo;        // any folder inside the git working tree
+  std::filesystem::path cache_dir;   // empty: <toplevel>/.perfci-cache/worktrees
+  std::string preset = "release";    // used when the revision has CMakePresets.json with it
   std::vector<std::string> targets;  // empty: the default target
   int jobs = 0;                      // 0: CMake's default
   std::chrono::minutes timeout{60};  // per configure or build step

@@ -20,7 +20,8 @@ double MetricPolicies::default_threshold(const std::string& kind) {
   return 0.03;
 }
 
-MetricPolicies MetricPolicies::from_config(const nlohmann::json& config, const std::string& origin) {
+MetricPolicies MetricPolicies::from_config(const nlohmann::json& config,
+                                           const std::string& origin) {
   MetricPolicies out;
   if (!config.is_object() || !config.contains("metrics")) return out;
   const auto& metrics = config["metrics"];

@@ -3,8 +3,8 @@
 #include <cctype>
 
 #include "perfci/util/error.h"
-#include "perfci/util/subprocess.h"
 #include "perfci/util/strings.h"
+#include "perfci/util/subprocess.h"
 
 namespace perfci {
 namespace {
@@ -24,23 +24,25 @@ SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string>
 void check_revision_syntax(const std::string& revision) {
   if (revision.empty()) throw Error("an empty revision is not a revision");
   if (revision.front() == '-')
-    throw Error("'" + revision + "' is not a revision (it starts with '-'; options are not accepted here)");
+    throw Error("'" + revision +
+                "' is not a revision (it starts with '-'; options are not accepted here)");
   for (unsigned char c : revision)
     if (c < 0x20 || c == 0x7f || c == ' ')
-      throw Error("'" + revision + "' is not a revision (it contains whitespace or control characters)");
+      throw Error("'" + revision +
+                  "' is not a revision (it contains whitespace or control characters)");
 }
 
 std::filesystem::path git_toplevel(const std::filesystem::path& dir) {
   auto r = git(dir, {"rev-parse", "--show-toplevel"});
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
-  if (!r.ok())
-    throw Error(dir.string() + " is not inside a git working tree: " + trim(r.err_tail));
+  if (!r.ok()) throw Error(dir.string() + " is not inside a git working tree: " + trim(r.err_tail));
   return trim_end(r.out);  // a path: leading blanks would be part of it
 }
 
 std::string resolve_commit(const std::filesystem::path& repo, const std::string& revision) {
   check_revision_syntax(revision);
-  auto r = git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
+  auto r =
+      git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   std::string hash = trim(r.out);
   if (!r.ok() || hash.size() < 40)

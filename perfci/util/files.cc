@@ -28,7 +28,8 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& con
   auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) throw Error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
+  if (fd < 0)
+    throw Error(path.string() + ": cannot create a temporary file: " + std::strerror(errno));
   const char* p = contents.data();
   std::size_t left = contents.size();
   while (left > 0) {

@@ -30,7 +30,8 @@ std::vector<Mapping> parse_process_maps(const std::string& text) {
   return out;
 }
 
-std::optional<MappedAddress> locate_address(const std::vector<Mapping>& maps, std::uint64_t address) {
+std::optional<MappedAddress> locate_address(const std::vector<Mapping>& maps,
+                                            std::uint64_t address) {
   for (const auto& m : maps) {
     if (address < m.start || address >= m.end) continue;
     if (m.path.empty() || m.path[0] != '/') return std::nullopt;

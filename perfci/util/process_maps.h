@@ -23,6 +23,7 @@ struct MappedAddress {
   std::string path;
   std::uint64_t file_offset;
 };
-std::optional<MappedAddress> locate_address(const std::vector<Mapping>& maps, std::uint64_t address);
+std::optional<MappedAddress> locate_address(const std::vector<Mapping>& maps,
+                                            std::uint64_t address);
 
 }  // namespace perfci

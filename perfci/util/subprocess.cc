@@ -113,8 +113,9 @@ std::string format_command(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
     if (!out.empty()) out += ' ';
-    bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                   "0123456789-_./=:,+@%") == std::string::npos;
+    bool plain = !a.empty() && a.find_first_not_of(
+                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789-_./=:,+@%") == std::string::npos;
     if (plain) {
       out += a;
       continue;
@@ -241,7 +242,8 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
         continue;
       }
       if (is_out) {
-        std::size_t room = o.stdout_limit > result.out.size() ? o.stdout_limit - result.out.size() : 0;
+        std::size_t room =
+            o.stdout_limit > result.out.size() ? o.stdout_limit - result.out.size() : 0;
         if (static_cast<std::size_t>(r) > room) result.out_truncated = true;
         result.out.append(buf, std::min<std::size_t>(room, static_cast<std::size_t>(r)));
       } else {

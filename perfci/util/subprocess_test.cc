@@ -116,9 +116,10 @@ TEST(Subprocess, KeepsOnlyTheTailOfStderrAndLimitsStdout) {
   SubprocessOptions o;
   o.stderr_tail = 10;
   o.stdout_limit = 5;
-  auto r = sh("i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done; echo END >&2;"
-              "echo 0123456789",
-              o);
+  auto r =
+      sh("i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done; echo END >&2;"
+         "echo 0123456789",
+         o);
   ASSERT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.err_tail.size(), 10u);
   EXPECT_EQ(r.err_tail.substr(r.err_tail.size() - 4), "END\n");

@@ -67,8 +67,17 @@ class Statement {
  private:
   friend class Database;
   enum class Kind : uint8_t {
-    kSelect, kExplain, kDml, kCreateTable, kCreateIndex, kCreateView, kDrop,
-    kBegin, kCommit, kRollback, kPragma
+    kSelect,
+    kExplain,
+    kDml,
+    kCreateTable,
+    kCreateIndex,
+    kCreateView,
+    kDrop,
+    kBegin,
+    kCommit,
+    kRollback,
+    kPragma
   };
   enum class State : uint8_t { kIdle, kRunning, kDone };
 
@@ -90,7 +99,7 @@ class Statement {
   exec::SelectRun* select_ = nullptr;
   std::vector<plan::ExplainRow> explain_;
   std::unique_ptr<exec::PragmaResult> pragma_;  // a PRAGMA's rows, computed at its start
-  size_t explain_pos_ = 0;  // next row of EXPLAIN, or of pragma_
+  size_t explain_pos_ = 0;                      // next row of EXPLAIN, or of pragma_
   std::vector<Value> explain_row_;
   uint64_t schema_generation_ = 0;
   std::vector<Value> binds_;

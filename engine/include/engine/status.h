@@ -13,8 +13,18 @@ namespace engine {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { kOk, kCorruption, kIOError, kInvalidArgument, kNotFound, kConstraint,
-                    kBusy, kSqlError, kRange, kNotSupported };
+  enum class Code {
+    kOk,
+    kCorruption,
+    kIOError,
+    kInvalidArgument,
+    kNotFound,
+    kConstraint,
+    kBusy,
+    kSqlError,
+    kRange,
+    kNotSupported
+  };
 
   Status() = default;
   static Status OK() { return Status(); }
@@ -62,8 +72,8 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}           // NOLINT: implicit by design
-  Result(Status status) : v_(std::move(status)) {}    // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   const Status& status() const {
@@ -86,10 +96,10 @@ class [[nodiscard]] Result {
 }  // namespace engine
 
 // Propagates a non-OK Status to the caller.
-#define ENGINE_RETURN_IF_ERROR(expr)            \
-  do {                                          \
-    ::engine::Status _st = (expr);              \
-    if (!_st.ok()) return _st;                  \
+#define ENGINE_RETURN_IF_ERROR(expr) \
+  do {                               \
+    ::engine::Status _st = (expr);   \
+    if (!_st.ok()) return _st;       \
   } while (0)
 
 #define ENGINE_CONCAT_INNER(a, b) a##b

@@ -96,11 +96,15 @@ inline int compare_values(const Value& a, const Value& b) {
   }
   auto rank = [](ValueType t) {
     switch (t) {
-      case ValueType::kNull: return 0;
+      case ValueType::kNull:
+        return 0;
       case ValueType::kInteger:
-      case ValueType::kReal: return 1;
-      case ValueType::kText: return 2;
-      case ValueType::kBlob: return 3;
+      case ValueType::kReal:
+        return 1;
+      case ValueType::kText:
+        return 2;
+      case ValueType::kBlob:
+        return 3;
     }
     return 0;
   };
@@ -108,7 +112,8 @@ inline int compare_values(const Value& a, const Value& b) {
   const int rb = rank(tb);
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (ra) {
-    case 0: return 0;
+    case 0:
+      return 0;
     case 1:
       if (ta == ValueType::kReal && tb == ValueType::kReal) {
         const double x = a.as_real(), y = b.as_real();
