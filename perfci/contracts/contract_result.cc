@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
+
 #include "perfci/util/json_fields.h"
 
 namespace perfci::contracts {
@@ -39,11 +41,13 @@ std::uint64_t parse_hex(const Fields& f, const nlohmann::json& v, const char* wh
   return out;
 }
 
-template <typename E, std::size_t N>
-E parse_word(const Fields& f, const char* key, const std::pair<E, std::string_view> (&words)[N]) {
+// The value of `values` whose name (as `name_of` writes it) is the field's
+// text: the reader takes its words from the writer, so the two cannot drift.
+template <typename E, typename NameOf>
+E parse_word(const Fields& f, const char* key, std::initializer_list<E> values, NameOf name_of) {
   std::string text = f.str(key);
-  for (const auto& [value, word] : words)
-    if (word == text) return value;
+  for (E value : values)
+    if (name_of(value) == text) return value;
   f.fail(key, "unknown value \"" + text + "\"");
 }
 
@@ -51,14 +55,10 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
   Fields f(j, where);
   ContractResult r;
   Contract& c = r.contract;
-  static const std::pair<ContractKind, std::string_view> kinds[] = {
-      {ContractKind::kInline, "inline"},
-      {ContractKind::kAbsent, "absent"},
-      {ContractKind::kLayout, "layout"},
-      {ContractKind::kReturnsInRegisters, "returns_in_registers"}};
-  static const std::pair<Verdict, std::string_view> verdicts[] = {
-      {Verdict::kOk, "ok"}, {Verdict::kBroken, "broken"}, {Verdict::kError, "error"}};
-  c.kind = parse_word(f, "kind", kinds);
+  c.kind = parse_word(f, "kind",
+                      {ContractKind::kInline, ContractKind::kAbsent, ContractKind::kLayout,
+                       ContractKind::kReturnsInRegisters},
+                      kind_name);
   if (f.has("name")) c.name = f.str("name");
   if (f.has("why")) c.why = f.str("why");
   for (const auto& b : f.array("benchmarks")) {
@@ -81,7 +81,8 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
       c.function = f.str("function");
       break;
   }
-  r.verdict = parse_word(f, "status", verdicts);
+  r.verdict =
+      parse_word(f, "status", {Verdict::kOk, Verdict::kBroken, Verdict::kError}, verdict_name);
   r.message = f.str("message");
   if (c.kind == ContractKind::kInline) {
     const nlohmann::json& copies = f.array("inlined_copies");
@@ -97,10 +98,6 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
       }
       r.inlined_copies.push_back(std::move(site));
     }
-    static const std::pair<TransferKind, std::string_view> transfer_kinds[] = {
-        {TransferKind::kCall, "call"}, {TransferKind::kTailJump, "tail_jump"}};
-    static const std::pair<TransferVia, std::string_view> vias[] = {
-        {TransferVia::kDirect, "direct"}, {TransferVia::kPlt, "plt"}, {TransferVia::kGot, "got"}};
     const nlohmann::json& calls = f.array("remaining_calls");
     for (std::size_t i = 0; i < calls.size(); ++i) {
       Fields cf(calls[i], where + ".remaining_calls[" + std::to_string(i) + "]");
@@ -108,8 +105,10 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
       call.address = parse_hex(cf, cf.at("address"), "address");
       call.in_function = cf.str("in");
       call.target = cf.str("to");
-      call.kind = parse_word(cf, "kind", transfer_kinds);
-      call.via = parse_word(cf, "via", vias);
+      call.kind = parse_word(cf, "kind", {TransferKind::kCall, TransferKind::kTailJump},
+                             transfer_kind_name);
+      call.via = parse_word(cf, "via", {TransferVia::kDirect, TransferVia::kPlt, TransferVia::kGot},
+                            via_name);
       r.remaining_calls.push_back(std::move(call));
     }
   }
