@@ -19,13 +19,7 @@ Database::~Database() {
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const DatabaseOptions& options) {
-  PagerOptions pager;
-  pager.cache_pages = options.cache_pages;
-  pager.page_size = options.page_size;
-  pager.synchronous = options.synchronous;
-  pager.read_only = options.read_only;
-  pager.create_if_missing = options.create_if_missing;
-  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(path, pager));
+  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(path, options));
   std::unique_ptr<Database> db(new Database(std::move(tree)));
   ENGINE_RETURN_IF_ERROR(db->RefreshSchema());
   return db;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/options.h"  // Synchronous
+#include "engine/options.h"  // DatabaseOptions (PagerOptions), Synchronous
 #include "engine/status.h"
 #include "engine/storage/file.h"
 #include "engine/storage/journal.h"
@@ -20,14 +20,9 @@
 
 namespace engine {
 
-// Filled from DatabaseOptions (engine/options.h) by Database::Open.
-struct PagerOptions {
-  size_t cache_pages = 2000;  // bound on cached pages (at least 16)
-  uint32_t page_size = 4096;  // for a new, empty file only
-  Synchronous synchronous = Synchronous::kFull;
-  bool read_only = false;
-  bool create_if_missing = true;
-};
+// The pager takes the database's options as they are (engine/options.h):
+// every one of them is about the file and its cache.
+using PagerOptions = DatabaseOptions;
 
 // Offsets of the 100-byte database header (file format section 1.3).
 namespace hdr {
