@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
@@ -187,6 +188,104 @@ TEST_F(PerfciCheck, BaselineThenPassThenRegressionThenAcceptedThenUpdated) {
             "BM_hash does 10% more work (CHANGE)");
   auto green = perfci({"check"});
   EXPECT_EQ(green.exit_code, 0) << explain(green);
+}
+
+// A check split across three jobs (issue 17): each part measures its share
+// of the plan, and `perfci merge` gives the verdicts of one unsharded check.
+TEST_F(PerfciCheck, ThreeShardsMergedGiveTheVerdictsOfOneCheck) {
+  auto made = perfci({"baseline", "update", "--reason", "start"});
+  ASSERT_EQ(made.exit_code, 0) << explain(made);
+  // The baseline records what each benchmark cost: the plan's input.
+  json stored = json::parse(read_file(baseline_file()));
+  for (const auto& b : stored["results"]["benchmarks"])
+    EXPECT_GT(b["cost_s"]["callgrind"].get<double>(), 0) << b.dump();
+
+  use_binary(FX_B);  // BM_hash regressed
+  auto whole = perfci({"check"});
+  ASSERT_EQ(whole.exit_code, 1) << explain(whole);
+  json one = json::parse(read_file(root_ / "reports" / "latest.json"));
+
+  std::vector<std::string> parts;
+  std::set<std::string> measured;
+  for (int k = 1; k <= 3; ++k) {
+    std::string spec = std::to_string(k) + "/3";
+    auto part = perfci({"check", "--shard", spec});
+    std::string file =
+        (root_ / "reports" / ("latest.shard-" + std::to_string(k) + "-of-3.json")).string();
+    ASSERT_TRUE(fs::exists(file)) << explain(part);
+    expect_valid_report(file);
+    json j = json::parse(read_file(file));
+    EXPECT_EQ(j["shard"]["index"], k);
+    EXPECT_EQ(j["shard"]["plan"].size(), 3u);
+    // One benchmark each; its exit code is its own part's verdict.
+    ASSERT_EQ(j["benchmarks"].size(), 1u) << j.dump();
+    std::string name = j["benchmarks"][0]["name"];
+    EXPECT_TRUE(measured.insert(name).second) << name << " measured twice";
+    EXPECT_EQ(part.exit_code, name == "BM_hash" ? 1 : 0) << explain(part);
+    EXPECT_TRUE(
+        has(read_file(root_ / "reports" / ("latest.shard-" + std::to_string(k) + "-of-3.md")),
+            "(shard " + spec + ")"));
+    parts.push_back(file);
+  }
+  EXPECT_EQ(measured, (std::set<std::string>{"BM_hash", "BM_sort", "BM_sum"}));
+  // The partial reports left the whole suite's latest.json alone.
+  EXPECT_EQ(json::parse(read_file(root_ / "reports" / "latest.json"))["created"], one["created"]);
+
+  auto merge = [&](std::vector<std::string> files, const fs::path& out) {
+    SubprocessOptions o;
+    o.argv = {PERFCI_BINARY, "merge", "--quiet", "--out", out.string()};
+    o.argv.insert(o.argv.end(), files.begin(), files.end());
+    o.cwd = root_.string();
+    o.unset_env = {"GITHUB_ACTIONS"};
+    return run_subprocess(o);
+  };
+  auto merged = merge({parts[2], parts[0], parts[1]}, dir_.path() / "merged");
+  EXPECT_EQ(merged.exit_code, 1) << explain(merged);
+  EXPECT_TRUE(has(merged.err_tail, "FAIL: BM_hash: callgrind ir regressed +9.")) << merged.err_tail;
+  fs::path merged_file = dir_.path() / "merged" / "latest.json";
+  expect_valid_report(merged_file);
+  json all = json::parse(read_file(merged_file));
+  EXPECT_EQ(all["merged"]["parts"].size(), 3u);
+  EXPECT_FALSE(all.contains("shard"));
+  EXPECT_EQ(all["summary"], one["summary"]);
+  EXPECT_EQ(all["check"]["outcome"], one["check"]["outcome"]);
+  EXPECT_EQ(all["check"]["gated_metrics"], one["check"]["gated_metrics"]);
+  EXPECT_EQ(all["check"]["findings"], one["check"]["findings"]);
+  ASSERT_EQ(all["benchmarks"].size(), one["benchmarks"].size());
+  for (std::size_t i = 0; i < one["benchmarks"].size(); ++i) {
+    const json& x = one["benchmarks"][i];
+    const json& y = all["benchmarks"][i];
+    EXPECT_EQ(y["name"], x["name"]);
+    EXPECT_EQ(y["outcome"], x["outcome"]);
+    EXPECT_EQ(y["metrics"][0]["decision"], x["metrics"][0]["decision"]) << x["name"];
+    EXPECT_EQ(y["metrics"][0]["outcome"], x["metrics"][0]["outcome"]) << x["name"];
+    // Callgrind Ir is deterministic: the same counts, not merely the same verdict.
+    EXPECT_EQ(y["metrics"][0]["samples"], x["metrics"][0]["samples"]) << x["name"];
+  }
+  EXPECT_TRUE(has(read_file(dir_.path() / "merged" / "latest.md"),
+                  "Merged by `perfci merge` from 3 shards"));
+
+  // A missing part, a part given twice, a file that is not a part: exit 2.
+  auto missing = merge({parts[0], parts[2]}, dir_.path() / "x");
+  EXPECT_EQ(missing.exit_code, 2) << explain(missing);
+  EXPECT_TRUE(has(missing.err_tail, "shard(s) 2/3 missing")) << missing.err_tail;
+  auto twice = merge({parts[0], parts[1], parts[1], parts[2]}, dir_.path() / "x");
+  EXPECT_EQ(twice.exit_code, 2) << explain(twice);
+  EXPECT_TRUE(has(twice.err_tail, "shard 2/3 is given twice")) << twice.err_tail;
+  auto whole_report = merge({(root_ / "reports" / "latest.json").string()}, dir_.path() / "x");
+  EXPECT_EQ(whole_report.exit_code, 2) << explain(whole_report);
+  EXPECT_TRUE(has(whole_report.err_tail, "not a partial report")) << whole_report.err_tail;
+  EXPECT_FALSE(fs::exists(dir_.path() / "x" / "latest.json"));
+
+  // Bad --shard values fail before anything is built or measured.
+  for (const char* bad : {"0/3", "4/3", "3", "a/b"}) {
+    auto r = perfci({"check", "--shard", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << explain(r);
+    EXPECT_TRUE(has(r.err_tail, "--shard")) << r.err_tail;
+  }
+  auto too_many = perfci({"check", "--shard", "1/4"});
+  EXPECT_EQ(too_many.exit_code, 2) << explain(too_many);
+  EXPECT_TRUE(has(too_many.err_tail, "into 4 shards")) << too_many.err_tail;
 }
 
 TEST_F(PerfciCheck, CorruptMissingAndForeignBaselines) {

@@ -26,8 +26,9 @@ the properties issue 13 (item 5) asked of them.
    - the baselines/ warning step names each baselines/ file the pull request
      edits (one ::warning each, and the job summary), not the ones the base
      edited since, and says nothing when none is edited;
-   - a gate step (perfci check/compare with any meter but wall alone) fails
-     on perfci's exit 1, 2 and 3, and on 3 says "not gated"; a wall-only step
+   - a gate step (perfci check/compare with any meter but wall alone, and
+     perfci merge of a sharded check's parts) fails on perfci's exit 1, 2
+     and 3, and on 3 says "not gated"; a wall-only step
      never fails and writes its report to the job summary.
 
 usage: workflow_check.py ROOT PERFCI_BINARY
@@ -359,11 +360,18 @@ class StepRun:
         self.rc, self.output, self.summary, self.env, self.outputs = rc, output, summary, env, outputs
 
 
+def matrix_of(job):
+    """The first combination of the job's strategy.matrix: what its steps see as matrix.*."""
+    m = (job.get("strategy") or {}).get("matrix") or {}
+    return {k: v[0] for k, v in m.items() if isinstance(v, list) and v}
+
+
 def run_step(wf, job, step, cwd, ctx, carried=None, extra=None):
     """Runs one `run:` step as the runner would: its shell, the workflow's,
     job's and step's env (expressions evaluated against ctx), then what
     earlier steps wrote to $GITHUB_ENV (carried)."""
     cwd = pathlib.Path(cwd)
+    ctx = {**ctx, "matrix": matrix_of(job)}
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="wfstep-", dir=cwd.parent))
     files = {k: scratch / k.lower() for k in ("GITHUB_STEP_SUMMARY", "GITHUB_ENV", "GITHUB_OUTPUT")}
     for f in files.values():
@@ -703,7 +711,7 @@ def meters_of(args):
 
 section("Gates fail on 1, 2 and 3 (not gated); wall time only informs")
 verdicts = [(w, d, jn, j, i, s, a) for w, d, jn, j, i, s in all_steps()
-            for a in perfci_calls(str(s.get("run", ""))) if a.split()[:1] in (["check"], ["compare"])]
+            for a in perfci_calls(str(s.get("run", ""))) if a.split()[:1] in (["check"], ["compare"], ["merge"])]
 check(any(a.startswith("check") and meters_of(a) != {"wall"} for *_, a in verdicts),
       "a workflow step gates with perfci check", "none found")
 for wname, doc, jname, job, i, step, args in verdicts:

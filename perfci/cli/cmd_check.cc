@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <numeric>
+#include <set>
 
 #include "perfci/analysis/oracle_gap.h"
 #include "perfci/app/check_session.h"
@@ -28,6 +30,7 @@
 #include "perfci/report/markdown.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
+#include "perfci/runner/shard_plan.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 
@@ -41,6 +44,7 @@ struct CheckArgs {
   SuiteFlags suite;
   std::string out;        // reports folder
   std::string reference;  // the in-runner reference revision; empty: the baseline's commit
+  std::string shard;      // "K/N": measure only part K of N (perfci merge joins them)
   bool github = false;
 };
 
@@ -130,38 +134,42 @@ RunResults measure_reference(const PreparedSuite& p, const CheckArgs& a,
   throw Error(msg);
 }
 
-// GitHub Actions shows these as annotations on the run and the pull request.
-void annotate(const perfci::Report& rep) {
-  auto escape = [](const std::string& s) {
-    std::string out;
-    for (char c : s) {
-      if (c == '%')
-        out += "%25";
-      else if (c == '\r')
-        out += "%0D";
-      else if (c == '\n')
-        out += "%0A";
-      else
-        out += c;
-    }
-    return out;
-  };
-  for (const auto& e : rep.check->errors) fmt::print("::error title=perfci check::{}\n", escape(e));
-  for (const auto& f : rep.check->findings)
-    fmt::print("::error title=perfci check::{}\n", escape(f));
-  if (!rep.check->not_gated_reason.empty())
-    fmt::print("::warning title=perfci check: not gated::{}\n",
-               escape(rep.check->not_gated_reason));
+// A part's files are named for it, so that N parts land side by side and
+// none overwrites the whole suite's latest.json.
+std::string shard_suffix(const std::optional<ShardSpec>& shard) {
+  return shard ? fmt::format(".shard-{}-of-{}", shard->index, shard->count) : "";
 }
 
-std::string report_stem(const PreparedSuite& p) {
+std::string report_stem(const PreparedSuite& p, const std::optional<ShardSpec>& shard) {
   std::string stem = p.commit.empty() ? "no-commit" : p.commit + (p.dirty ? "-dirty" : "");
   if (p.config.suites.size() > 1) stem += "-" + p.suite.name;
-  return stem;
+  return stem + shard_suffix(shard);
+}
+
+// --shard: this job's part of the plan every job computes alike (from the
+// stored baseline's costs), and the baseline cut to that part. A baseline
+// benchmark the binary no longer lists stays with shard 1, which reports it
+// missing once.
+ShardSection plan_shard(PreparedSuite& p, const ShardSpec& spec, baseline::Baseline& base) {
+  auto names = list_benchmarks(p.binary, p.measure.filter, p.measure.conditions);
+  auto groups = analysis::oracle_groups(
+      names, analysis::oracle_pairs_from_config(p.config.raw, p.config.path.string()));
+  ShardSection shard{
+      spec,
+      plan_shards(names, groups, expected_costs(names, p.measure, &base.results), spec.count)};
+  p.measure.names = shard.plan.names_of(spec.index);
+  const std::set<std::string> all(names.begin(), names.end());
+  const std::set<std::string> mine(p.measure.names.begin(), p.measure.names.end());
+  std::erase_if(base.results.benchmarks, [&](const BenchmarkResult& b) {
+    return !mine.count(b.name) && (all.count(b.name) || spec.index != 1);
+  });
+  return shard;
 }
 
 int run_check(const CheckArgs& a) {
   const SuiteFlags& f = a.suite;
+  std::optional<ShardSpec> shard_spec;
+  if (!a.shard.empty()) shard_spec = parse_shard(a.shard);  // before minutes of building
   PreparedSuite p = prepare_suite(f, kCommand);
 
   // The baseline is read before anything is measured: a missing or corrupt
@@ -204,6 +212,17 @@ int run_check(const CheckArgs& a) {
   auto accepted = check::resolve_accepted(entries, p.commit, base.provenance.commit, git,
                                           p.config.path.string());
 
+  std::optional<ShardSection> shard;
+  if (shard_spec) {
+    shard = plan_shard(p, *shard_spec, base);
+    auto seconds = shard->plan.shard_seconds();
+    say(f, kCommand,
+        fmt::format("shard {}: {} of {} benchmarks, expected {:.1f} s of {:.1f} s ({})",
+                    format_shard(*shard_spec), p.measure.names.size(), shard->plan.entries.size(),
+                    seconds[static_cast<std::size_t>(shard_spec->index - 1)],
+                    std::accumulate(seconds.begin(), seconds.end(), 0.0),
+                    fmt::join(p.measure.names, ", ")));
+  }
   say(f, kCommand,
       fmt::format("measuring suite {} ({}) against {}", p.suite.name,
                   fmt::format("{}", fmt::join(p.settings.meters, ",")), p.baseline_file.string()));
@@ -243,23 +262,28 @@ int run_check(const CheckArgs& a) {
   in.settings_json = settings_json(kCommand, p.config.path.string(), p.suite.name, p.measure);
   in.settings_json["build_dir"] = p.build_dir.string();
   in.settings_json["profile"] = p.profile;
+  if (shard) in.settings_json["shard"] = format_shard(shard->spec);
   in.elapsed_seconds = m.elapsed_seconds;
   perfci::Report rep = check::compare_with_baseline(std::move(in), p.check);
+  rep.shard = shard;
 
   fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
-  std::string latest = p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest";
+  std::string latest =
+      (p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest") + shard_suffix(shard_spec);
+  const std::string stem = report_stem(p, shard_spec);
   std::string md = report::render_markdown(rep);
-  perfci::save_report(rep, (out / (report_stem(p) + ".json")).string());
+  perfci::save_report(rep, (out / (stem + ".json")).string());
   perfci::save_report(rep, (out / (latest + ".json")).string());
   write_file_atomic(out / (latest + ".md"), md);
   write_file_atomic(out / (latest + ".html"), report::render_html(rep));
 
   if (!f.quiet) fmt::print("{}", md);
   const char* env = std::getenv("GITHUB_ACTIONS");
-  if (a.github || (env && std::string(env) == "true")) annotate(rep);
+  if (a.github || (env && std::string(env) == "true"))
+    fmt::print("{}", report::github_annotations(rep));
   int rc = rep.exit_code();
   const auto& c = *rep.check;
   for (const auto& e : c.errors) fmt::print(stderr, "perfci check: error: {}\n", e);
@@ -269,8 +293,8 @@ int run_check(const CheckArgs& a) {
   fmt::print(stderr,
              "perfci check: {} (exit {}, {} gated metric(s)); reports in {}/{{{}.json, {}.json, "
              "{}.md, {}.html}}\n",
-             report::check_outcome(rep), rc, c.gated_metrics, out.string(), report_stem(p), latest,
-             latest, latest);
+             report::check_outcome(rep), rc, c.gated_metrics, out.string(), stem, latest, latest,
+             latest);
   return rc;
 }
 
@@ -287,6 +311,10 @@ void add_check_command(CLI::App& app, CommandRunner* runner) {
                   "Revision to build and count here when the stored baseline cannot gate "
                   "callgrind on this runner, e.g. a pull request's merge-base (default: the "
                   "baseline's commit)");
+  cmd->add_option("--shard", args->shard,
+                  "Measure only part K of N (K/N, e.g. 2/3) of the suite, split by the "
+                  "baseline's costs; each part writes a partial report, and `perfci merge` "
+                  "joins them into one verdict");
   cmd->add_flag(
       "--github", args->github,
       "Print ::error annotations for GitHub Actions (on by default when GITHUB_ACTIONS=true)");

@@ -28,5 +28,6 @@ void add_compare_command(CLI::App& app, CommandRunner* runner);
 void add_report_command(CLI::App& app, CommandRunner* runner);
 void add_check_command(CLI::App& app, CommandRunner* runner);
 void add_baseline_command(CLI::App& app, CommandRunner* runner);
+void add_merge_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli

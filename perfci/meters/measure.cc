@@ -1,6 +1,7 @@
 #include "perfci/meters/measure.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <regex>
 
@@ -21,6 +22,27 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
 void merge_error(BenchmarkResult& into, const std::string& error) {
   if (error.empty()) return;
   into.error += (into.error.empty() ? "" : "\n") + error;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The wall meter runs every benchmark in one process: its wall-clock time
+// is shared out by each benchmark's timed time (iterations x time per
+// iteration), evenly where none was timed (a failed benchmark).
+void share_wall_cost(const std::vector<BenchmarkResult>& wall,
+                     std::vector<BenchmarkResult>& benchmarks, double seconds) {
+  std::vector<double> timed;
+  double total = 0;
+  for (const auto& w : wall) {
+    double t = w.real_time_ns ? *w.real_time_ns * static_cast<double>(w.iterations) : 0;
+    timed.push_back(t);
+    total += t;
+  }
+  for (std::size_t i = 0; i < benchmarks.size(); ++i)
+    benchmarks[i].cost_s["wall"] =
+        total > 0 ? seconds * timed[i] / total : seconds / static_cast<double>(benchmarks.size());
 }
 
 }  // namespace
@@ -63,7 +85,9 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     if (counters) w.events = o.events;
     w.min_time = o.min_time;
     w.conditions = o.conditions;
+    const auto start = std::chrono::steady_clock::now();
     auto wall = run_wall_meter(binary, names, w);
+    const double wall_seconds = seconds_since(start);
     for (std::size_t i = 0; i < names.size(); ++i) {
       BenchmarkResult& b = results.benchmarks[i];
       merge_error(b, wall[i].error);
@@ -75,6 +99,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
       b.counters = wall[i].counters;
       b.transactions_per_iteration = wall[i].transactions_per_iteration;
     }
+    if (!names.empty()) share_wall_cost(wall, results.benchmarks, wall_seconds);
   }
 
   bool want_callgrind =
@@ -97,7 +122,9 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     for (auto& b : results.benchmarks) {
       if (!std::regex_search(b.name, select)) continue;
       say("callgrind " + std::to_string(++k) + "/" + std::to_string(total) + " " + b.name);
+      const auto start = std::chrono::steady_clock::now();
       auto cg = run_callgrind_meter(binary, b.name, c);
+      b.cost_s["callgrind"] = seconds_since(start);
       merge_error(b, cg.error);
       if (cg.callgrind) b.callgrind = std::move(cg.callgrind);
     }
@@ -115,7 +142,9 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
       p.period_ns = o.profile_period_ns;
       p.min_time = o.min_time;
       p.conditions = o.conditions;
+      const auto start = std::chrono::steady_clock::now();
       auto prof = run_profile_meter(binary, b.name, p);
+      b.cost_s["profile"] = seconds_since(start);
       merge_error(b, prof.error);
       if (prof.profile) b.profile = std::move(prof.profile);
     }

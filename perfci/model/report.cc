@@ -326,6 +326,81 @@ void to_json(json& j, const BenchmarkReport& v) {
   if (v.explanation) j["explanation"] = *v.explanation;
 }
 
+namespace {
+
+json plan_json(const ShardPlan& plan) {
+  json entries = json::array();
+  for (const auto& e : plan.entries)
+    entries.push_back({{"name", e.name},
+                       {"shard", e.shard},
+                       {"cost_s", e.cost.seconds},
+                       {"cost_source", e.cost.source}});
+  return entries;
+}
+
+ShardPlan plan_from_json(const json& entries, int count) {
+  ShardPlan plan;
+  plan.count = count;
+  for (const auto& e : entries) {
+    ShardPlan::Entry entry{e.at("name").get<std::string>(),
+                           e.at("shard").get<int>(),
+                           {e.at("cost_s").get<double>(), e.at("cost_source").get<std::string>()}};
+    if (entry.shard < 1 || entry.shard > count)
+      throw Error("plan: " + entry.name + " is in shard " + std::to_string(entry.shard) + " of " +
+                  std::to_string(count));
+    plan.entries.push_back(std::move(entry));
+  }
+  return plan;
+}
+
+json shard_json(const ShardSection& v) {
+  return {{"index", v.spec.index},
+          {"count", v.spec.count},
+          {"benchmarks", v.plan.names_of(v.spec.index)},
+          {"expected_s", v.plan.shard_seconds()[static_cast<std::size_t>(v.spec.index - 1)]},
+          {"plan", plan_json(v.plan)}};
+}
+
+ShardSection shard_from_json(const json& j) {
+  ShardSection v;
+  v.spec = {j.at("index").get<int>(), j.at("count").get<int>()};
+  if (v.spec.count < 1 || v.spec.index < 1 || v.spec.index > v.spec.count)
+    throw Error("shard " + format_shard(v.spec) + " is not K/N with 1 <= K <= N");
+  v.plan = plan_from_json(j.at("plan"), v.spec.count);
+  return v;
+}
+
+json merged_json(const MergeSection& v) {
+  json parts = json::array();
+  for (const auto& p : v.parts)
+    parts.push_back({{"index", p.index},
+                     {"file", p.file},
+                     {"created", p.created},
+                     {"hostname", p.hostname},
+                     {"cpu_model", p.cpu_model},
+                     {"outcome", p.outcome},
+                     {"gated_metrics", p.gated_metrics},
+                     {"elapsed_s", p.elapsed_seconds},
+                     {"expected_s", p.expected_seconds},
+                     {"benchmarks", p.benchmarks}});
+  return {{"count", v.plan.count}, {"plan", plan_json(v.plan)}, {"parts", parts}};
+}
+
+MergeSection merged_from_json(const json& j) {
+  MergeSection v;
+  v.plan = plan_from_json(j.at("plan"), j.at("count").get<int>());
+  for (const auto& p : j.at("parts"))
+    v.parts.push_back({p.at("index").get<int>(), p.at("file").get<std::string>(),
+                       p.at("created").get<std::string>(), p.at("hostname").get<std::string>(),
+                       p.at("cpu_model").get<std::string>(), p.at("outcome").get<std::string>(),
+                       p.at("gated_metrics").get<int>(), p.at("elapsed_s").get<double>(),
+                       p.at("expected_s").get<double>(),
+                       p.at("benchmarks").get<std::vector<std::string>>()});
+  return v;
+}
+
+}  // namespace
+
 void to_json(json& j, const Report& v) {
   json benchmarks = json::array();
   for (const auto& b : v.benchmarks) benchmarks.push_back(b);
@@ -361,6 +436,8 @@ void to_json(json& j, const Report& v) {
       {"contract_changes", v.contract_changes},
       {"oracle_gaps", v.oracle_gaps}};
   if (v.check) j["check"] = *v.check;
+  if (v.shard) j["shard"] = shard_json(*v.shard);
+  if (v.merged) j["merged"] = merged_json(*v.merged);
 }
 
 Report report_from_json(const json& j, const std::string& origin) {
@@ -425,6 +502,14 @@ Report report_from_json(const json& j, const std::string& origin) {
     if (j.contains("check")) {
       where = "check";
       r.check = j["check"].get<CheckSection>();
+    }
+    if (j.contains("shard")) {
+      where = "shard";
+      r.shard = shard_from_json(j["shard"]);
+    }
+    if (j.contains("merged")) {
+      where = "merged";
+      r.merged = merged_from_json(j["merged"]);
     }
     return r;
   } catch (const json::exception& e) {

@@ -13,6 +13,7 @@
 
 #include "perfci/contracts/contract_result.h"
 #include "perfci/model/ab_run.h"
+#include "perfci/model/shard.h"
 #include "perfci/stats/outcome.h"
 #include "perfci/version.h"  // kReportSchema
 
@@ -53,6 +54,7 @@ struct ContractChange {
   std::string status_a;  // ok, broken, error, absent
   std::string status_b;
   std::string message;  // B's message
+  friend bool operator==(const ContractChange&, const ContractChange&) = default;
 };
 
 struct Explanation {
@@ -96,6 +98,7 @@ struct CheckFact {
   std::string fact;  // "compiler_version", "library libsqlite3.so.0", "hostname"
   std::string baseline;
   std::string current;
+  friend bool operator==(const CheckFact&, const CheckFact&) = default;
 };
 
 struct CheckGate {
@@ -106,6 +109,7 @@ struct CheckGate {
   // "reference" (a revision built and measured on this runner); empty
   // when not gated.
   std::string source;
+  friend bool operator==(const CheckGate&, const CheckGate&) = default;
 };
 
 // The in-runner reference of issue 13: when the stored baseline cannot gate
@@ -153,6 +157,33 @@ struct CheckSection {
   int exit_code() const { return stats::exit_code(outcome); }
 };
 
+// A partial report, made by `--shard K/N`: which part it is and the plan all
+// parts of the run share. Its verdict covers only its own benchmarks;
+// `perfci merge` joins the parts into the report of the whole suite.
+struct ShardSection {
+  ShardSpec spec;
+  ShardPlan plan;
+};
+
+// One part of a merged report, as it ran.
+struct MergedPart {
+  int index = 0;
+  std::string file;  // as given to perfci merge
+  std::string created;
+  std::string hostname;  // of the machine it ran on
+  std::string cpu_model;
+  std::string outcome;  // the part's own: a check outcome, else its verdict
+  int gated_metrics = 0;
+  double elapsed_seconds = 0;
+  double expected_seconds = 0;  // the plan's cost of its benchmarks
+  std::vector<std::string> benchmarks;
+};
+
+struct MergeSection {
+  ShardPlan plan;
+  std::vector<MergedPart> parts;  // by index
+};
+
 struct Report {
   std::string schema = kReportSchema;
   std::string tool_version;
@@ -175,7 +206,9 @@ struct Report {
   // the worst of all benchmarks.
   stats::Outcome verdict = stats::Outcome::kUnchanged;
   SummaryCounts counts;
-  std::optional<CheckSection> check;  // mode "check" only
+  std::optional<CheckSection> check;   // mode "check" only
+  std::optional<ShardSection> shard;   // a partial report (--shard K/N)
+  std::optional<MergeSection> merged;  // joined from parts by perfci merge
 
   // 0 unchanged / improved / noisy / accepted, 1 a regression, 2 a failed
   // benchmark; in mode "check", the check's own code (broken contracts and

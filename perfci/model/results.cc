@@ -86,6 +86,7 @@ void to_json(json& j, const BenchmarkResult& v) {
   if (!v.counters.empty()) j["counters"] = v.counters;
   if (v.callgrind) j["callgrind"] = *v.callgrind;
   if (v.profile) j["profile"] = *v.profile;
+  if (!v.cost_s.empty()) j["cost_s"] = v.cost_s;
 }
 
 void to_json(json& j, const RunResults& v) {
@@ -168,6 +169,15 @@ BenchmarkResult benchmark_result_from_json(const json& j, const std::string& whe
   if (f.has("callgrind"))
     b.callgrind = callgrind_from_json(f.at("callgrind"), f.where("callgrind"));
   if (f.has("profile")) b.profile = profile_from_json(f.at("profile"), f.where("profile"));
+  if (f.has("cost_s")) {
+    const json& costs = f.at("cost_s");
+    if (!costs.is_object()) f.fail("cost_s", "expected an object of seconds per meter");
+    for (const auto& [meter, seconds] : costs.items()) {
+      if (!seconds.is_number() || !(seconds.get<double>() >= 0))
+        f.fail("cost_s", "'" + meter + "' is not a number of seconds >= 0");
+      b.cost_s[meter] = seconds.get<double>();
+    }
+  }
   return b;
 }
 

@@ -23,7 +23,8 @@
 //                                  "inclusive_ir": 40000}]},   // totals, by self desc
 //     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,
 //                 "symbols": [{"symbol": "decode_varint", "share": 0.56, "samples": 532,
-//                              "inlined_into": "Cursor::seek"}]}
+//                              "inlined_into": "Cursor::seek"}]},
+//     "cost_s": {"wall": 0.23, "callgrind": 1.9}    // seconds each meter spent on it
 //   }]
 // }
 //
@@ -32,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -89,6 +91,10 @@ struct BenchmarkResult {
   std::vector<CounterResult> counters;
   std::optional<CallgrindResult> callgrind;
   std::optional<ProfileResult> profile;
+  // Seconds of this run each meter spent on the benchmark (its processes'
+  // wall-clock time; the wall meter's one process for all benchmarks is
+  // shared out by their timed time). What `--shard` balances next time.
+  std::map<std::string, double> cost_s;
 
   bool failed() const { return !error.empty(); }
   const CounterResult* counter(std::string_view event) const;

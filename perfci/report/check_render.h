@@ -18,4 +18,9 @@ std::string render_check_html(const Report& report);
 // "pass" (exit 0), "fail" (1) or "error" (2).
 std::string check_outcome(const Report& report);
 
+// GitHub Actions workflow commands (one "::error ..." per error and finding,
+// a "::warning" when not gated), which it shows as annotations on the run
+// and the pull request.
+std::string github_annotations(const Report& report);
+
 }  // namespace perfci::report

@@ -1,0 +1,84 @@
+// perfci merge PART.json...: the partial reports of one sharded `perfci
+// check` (--shard K/N on N CI jobs) joined into the whole suite's report and
+// verdict; writes <out>/<commit>.json and <out>/latest.{json,md,html} as
+// check does. Exit: the merged check's code (0 pass, 1 fail, 2 error, 3 not
+// gated); 2 when the parts are not one run (missing or duplicate shards,
+// mixed profiles, commits or plans) or a file is not a partial report.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "perfci/check/shard_merge.h"
+#include "perfci/cli/commands.h"
+#include "perfci/report/check_render.h"
+#include "perfci/report/html.h"
+#include "perfci/report/markdown.h"
+#include "perfci/util/error.h"
+#include "perfci/util/files.h"
+
+namespace perfci::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct MergeArgs {
+  std::vector<std::string> parts;
+  std::string out = "reports";
+  bool github = false;
+  bool quiet = false;
+};
+
+int run_merge(const MergeArgs& a) {
+  std::vector<check::ReportPart> parts;
+  for (const auto& file : a.parts) parts.push_back({file, load_report(file)});
+  Report rep = check::merge_check_parts(std::move(parts));
+
+  fs::path out = fs::absolute(a.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
+  const std::string stem = rep.b.commit.empty() ? "no-commit"
+                                                : rep.b.commit + (rep.b.dirty ? "-dirty" : "");
+  const std::string md = report::render_markdown(rep);
+  save_report(rep, (out / (stem + ".json")).string());
+  save_report(rep, (out / "latest.json").string());
+  write_file_atomic(out / "latest.md", md);
+  write_file_atomic(out / "latest.html", report::render_html(rep));
+
+  if (!a.quiet) fmt::print("{}", md);
+  const char* env = std::getenv("GITHUB_ACTIONS");
+  if (a.github || (env && std::string(env) == "true"))
+    fmt::print("{}", report::github_annotations(rep));
+  const CheckSection& c = *rep.check;
+  for (const auto& e : c.errors) fmt::print(stderr, "perfci merge: error: {}\n", e);
+  for (const auto& f : c.findings) fmt::print(stderr, "perfci merge: FAIL: {}\n", f);
+  if (!c.not_gated_reason.empty())
+    fmt::print(stderr, "perfci merge: NOT GATED: {}\n", c.not_gated_reason);
+  fmt::print(stderr,
+             "perfci merge: {} (exit {}, {} gated metric(s)) from {} shards; reports in "
+             "{}/{{{}.json, latest.json, latest.md, latest.html}}\n",
+             report::check_outcome(rep), rep.exit_code(), c.gated_metrics,
+             rep.merged->parts.size(), out.string(), stem);
+  return rep.exit_code();
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, CommandRunner* runner) {
+  auto args = std::make_shared<MergeArgs>();
+  auto* cmd = app.add_subcommand(
+      "merge", "Join the partial reports of a sharded check (--shard K/N) into one verdict");
+  cmd->add_option("parts", args->parts, "The N partial reports (reports/*.shard-K-of-N.json)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out, "Reports folder to write (default: reports)");
+  cmd->add_flag(
+      "--github", args->github,
+      "Print ::error annotations for GitHub Actions (on by default when GITHUB_ACTIONS=true)");
+  cmd->add_flag("--quiet", args->quiet, "Do not print the Markdown report on stdout");
+  cmd->callback([runner, args] { *runner = [args] { return run_merge(*args); }; });
+}
+
+}  // namespace perfci::cli
