@@ -120,13 +120,5 @@ TEST(OracleGap, PairsFromConfig) {
                Error);
 }
 
-TEST(OracleGroups, EachMeasuredBenchmarkWithItsOracleWhenBothArePresent) {
-  std::vector<PrefixPair> pairs{{"engine/", "sqlite/"}};
-  auto groups =
-      oracle_groups({"engine/a", "engine/b", "sqlite/a", "sqlite/c", "other/a", "engine/"}, pairs);
-  EXPECT_EQ(groups, (std::vector<std::vector<std::string>>{{"engine/a", "sqlite/a"}}));
-  EXPECT_TRUE(oracle_groups({"engine/a", "sqlite/a"}, {}).empty());
-}
-
 }  // namespace
 }  // namespace perfci::analysis

@@ -1,7 +1,5 @@
 #include "perfci/analysis/oracle_gap.h"
 
-#include <set>
-
 #include "perfci/stats/descriptive.h"
 #include "perfci/util/error.h"
 
@@ -64,19 +62,6 @@ std::vector<OracleGap> oracle_gaps(const std::vector<BenchmarkRun>& benchmarks,
     }
   }
   return out;
-}
-
-std::vector<std::vector<std::string>> oracle_groups(const std::vector<std::string>& names,
-                                                    const std::vector<PrefixPair>& pairs) {
-  const std::set<std::string> present(names.begin(), names.end());
-  std::vector<std::vector<std::string>> groups;
-  for (const auto& p : pairs)
-    for (const auto& n : names)
-      if (n.rfind(p.measured, 0) == 0) {
-        std::string oracle = p.oracle + n.substr(p.measured.size());
-        if (oracle != n && present.count(oracle)) groups.push_back({n, oracle});
-      }
-  return groups;
 }
 
 }  // namespace perfci::analysis

@@ -26,10 +26,4 @@ std::vector<PrefixPair> oracle_pairs_from_config(const nlohmann::json& config,
 std::vector<OracleGap> oracle_gaps(const std::vector<BenchmarkRun>& benchmarks,
                                    const std::vector<PrefixPair>& pairs);
 
-// Each benchmark of `names` with its oracle (engine/X with sqlite/X) where
-// both are there: what a sharded run must measure in one shard for the gap
-// to be computed at all.
-std::vector<std::vector<std::string>> oracle_groups(const std::vector<std::string>& names,
-                                                    const std::vector<PrefixPair>& pairs);
-
 }  // namespace perfci::analysis

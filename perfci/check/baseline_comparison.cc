@@ -10,6 +10,7 @@
 #include "perfci/analysis/explanation.h"
 #include "perfci/analysis/report_builder.h"
 #include "perfci/check/comparability.h"
+#include "perfci/check/oracle_gap_gate.h"
 #include "perfci/model/number_format.h"
 #include "perfci/util/timestamp.h"
 #include "perfci/version.h"
@@ -238,25 +239,14 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         fmt::format("{}", fmt::join(in.baseline.settings.meters, ",")) + ") and in this run (" +
         fmt::format("{}", fmt::join(in.settings.meters, ",")) + ")");
 
-  r.oracle_gaps = analysis::oracle_gaps(runs, in.oracle_pairs);
-  for (auto& g : r.oracle_gaps) {
-    std::string kind = g.metric.substr(0, g.metric.find('/'));
-    double t = config.oracle_gap_threshold(kind);
-    g.threshold = t;
-    // A gap is a ratio of two medians: higher is worse, whatever the metric.
-    g.verdict = stats::verdict_by_threshold(g.change, t, stats::Direction::kHigherIsWorse);
-    g.gate = config.information_only_kind(kind) ? stats::Gate::kInformation : stats::Gate::kGated;
-    if (g.gate == stats::Gate::kGated && g.verdict == stats::Verdict::kRegressed) {
-      if (find_accepted(in.accepted, g.benchmark, g.metric)) {
-        g.gate = stats::Gate::kAccepted;
-      } else {
-        check.findings.push_back(
-            fmt::format("oracle gap of {} ({}): {:.2f}x -> {:.2f}x, {} (threshold {})", g.workload,
-                        g.metric, g.gap_a, g.gap_b, perfci::format_change_precise(g.change),
-                        perfci::format_threshold(t)));
-      }
-    }
-  }
+  const OracleGapRules gap_rules{in.oracle_pairs, config};
+  r.settings["oracle_gap"] = oracle_gap_rules_json(gap_rules);
+  r.oracle_gaps = gate_oracle_gaps(
+      runs, gap_rules,
+      [&](const std::string& benchmark, const std::string& metric) {
+        return find_accepted(in.accepted, benchmark, metric) != nullptr;
+      },
+      check.findings);
   // Which entries did anything: the benchmarks' gates and the gaps say so.
   for (const auto& a : in.accepted) {
     std::string status = "unused";

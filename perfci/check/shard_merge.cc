@@ -7,6 +7,7 @@
 #include <set>
 
 #include "perfci/analysis/report_builder.h"
+#include "perfci/check/oracle_gap_gate.h"
 #include "perfci/util/error.h"
 #include "perfci/util/timestamp.h"
 
@@ -40,8 +41,7 @@ void check_one_run(const std::vector<ReportPart>& parts) {
                                        get(p.report), first.file, get(first.report)));
   };
   differs("the shard count", [](const Report& r) { return std::to_string(r.shard->spec.count); });
-  differs("the commit",
-          [](const Report& r) { return r.b.commit + (r.b.dirty ? " (dirty)" : ""); });
+  differs("the commit", [](const Report& r) { return r.b.commit + (r.b.dirty ? " (dirty)" : ""); });
   differs("the suite", [](const Report& r) { return r.check->suite; });
   differs("the profile", [](const Report& r) { return r.check->profile; });
   differs("the baseline", [](const Report& r) {
@@ -70,10 +70,11 @@ void check_one_run(const std::vector<ReportPart>& parts) {
   for (int k = 1; k <= n; ++k)
     if (!seen.count(k)) missing.push_back(fmt::format("{}/{}", k, n));
   if (!missing.empty())
-    throw Error(fmt::format("shard(s) {} missing: {} part(s) of {} given; the suite's verdict "
-                            "needs every part (a job that failed before writing its report "
-                            "has to be re-run)",
-                            fmt::join(missing, ", "), parts.size(), n));
+    throw Error(
+        fmt::format("shard(s) {} missing: {} part(s) of {} given; the suite's verdict "
+                    "needs every part (a job that failed before writing its report "
+                    "has to be re-run)",
+                    fmt::join(missing, ", "), parts.size(), n));
 
   // A part holds only the benchmarks the plan gave it.
   for (const auto& p : parts) {
@@ -103,13 +104,14 @@ std::vector<CheckGate> merged_gates(const std::vector<ReportPart>& parts) {
         distinct.push_back(g);
         where.emplace_back();
       }
-      where[i].push_back(fmt::format("{} ({})", format_shard(p.report.shard->spec), hostname(p.report)));
+      where[i].push_back(
+          fmt::format("{} ({})", format_shard(p.report.shard->spec), hostname(p.report)));
     }
   for (std::size_t i = 0; i < distinct.size(); ++i)
     if (where[i].size() != parts.size())
-      distinct[i].reason = fmt::format("shard{} {}{}", where[i].size() > 1 ? "s" : "",
-                                       fmt::join(where[i], ", "),
-                                       distinct[i].reason.empty() ? "" : ": " + distinct[i].reason);
+      distinct[i].reason =
+          fmt::format("shard{} {}{}", where[i].size() > 1 ? "s" : "", fmt::join(where[i], ", "),
+                      distinct[i].reason.empty() ? "" : ": " + distinct[i].reason);
   return distinct;
 }
 
@@ -119,8 +121,9 @@ Report merge_check_parts(std::vector<ReportPart> parts) {
   if (parts.empty()) throw Error("perfci merge needs the partial reports to join");
   for (const auto& p : parts) {
     if (!p.report.shard)
-      throw Error(p.file + ": not a partial report (no \"shard\" section): only the reports of "
-                           "`perfci check --shard K/N` are merged");
+      throw Error(p.file +
+                  ": not a partial report (no \"shard\" section): only the reports of "
+                  "`perfci check --shard K/N` are merged");
     if (p.report.mode != "check" || !p.report.check)
       throw Error(p.file + ": a partial report of mode \"" + p.report.mode +
                   "\"; perfci merge joins the parts of a sharded `perfci check`");
@@ -167,7 +170,6 @@ Report merge_check_parts(std::vector<ReportPart> parts) {
     const Report& part = p.report;
     const CheckSection& pc = *part.check;
     for (const auto& b : part.benchmarks) r.benchmarks.push_back(b);
-    r.oracle_gaps.insert(r.oracle_gaps.end(), part.oracle_gaps.begin(), part.oracle_gaps.end());
     add_missing(r.contract_changes, part.contract_changes);
     add_missing(c.toolchain_differences, pc.toolchain_differences);
     add_missing(c.machine_differences, pc.machine_differences);
@@ -183,8 +185,8 @@ Report merge_check_parts(std::vector<ReportPart> parts) {
     add_missing(c.errors, pc.errors);
     if (pc.reference && !c.reference) c.reference = pc.reference;
     if (!pc.not_gated_reason.empty())
-      not_gated.push_back(fmt::format("shard {}: {}", format_shard(part.shard->spec),
-                                      pc.not_gated_reason));
+      not_gated.push_back(
+          fmt::format("shard {}: {}", format_shard(part.shard->spec), pc.not_gated_reason));
     // The parts ran side by side: the run took as long as its slowest part.
     r.elapsed_seconds = std::max(r.elapsed_seconds, part.elapsed_seconds);
 
@@ -202,14 +204,34 @@ Report merge_check_parts(std::vector<ReportPart> parts) {
     merged.parts.push_back(std::move(m));
   }
   c.gates = merged_gates(parts);
-  for (const auto& key : accepted_order) c.accepted.push_back(accepted[key]);
   std::sort(c.new_benchmarks.begin(), c.new_benchmarks.end(), by_plan);
   std::sort(r.benchmarks.begin(), r.benchmarks.end(),
             [&](const BenchmarkReport& x, const BenchmarkReport& y) {
               return by_plan(x.run.name, y.run.name);
             });
-  std::sort(r.oracle_gaps.begin(), r.oracle_gaps.end(),
-            [&](const OracleGap& x, const OracleGap& y) { return by_plan(x.benchmark, y.benchmark); });
+
+  // The gaps of pairs whose two benchmarks ran in different parts exist
+  // only now: every gap is judged again over the whole suite, by the rules
+  // the parts ran with (the findings of the gaps a part judged itself are
+  // the same words, and appear once).
+  const OracleGapRules rules = oracle_gap_rules_from_json(
+      r.settings.value("oracle_gap", nlohmann::json::object()), parts.front().file);
+  std::vector<BenchmarkRun> runs;
+  for (const auto& b : r.benchmarks) runs.push_back(b.run);
+  std::set<std::string> gap_accepted;
+  r.oracle_gaps = gate_oracle_gaps(
+      runs, rules,
+      [&](const std::string& benchmark, const std::string& metric) {
+        for (const auto& [key, a] : accepted)
+          if (a.status != "stale" && a.benchmark == benchmark && a.metric == metric) {
+            gap_accepted.insert(key);
+            return true;
+          }
+        return false;
+      },
+      c.findings);
+  for (const auto& key : gap_accepted) accepted[key].status = "applied";
+  for (const auto& key : accepted_order) c.accepted.push_back(accepted[key]);
 
   analysis::summarize(r);
   for (const auto& b : r.benchmarks)

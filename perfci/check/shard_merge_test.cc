@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfci/check/oracle_gap_gate.h"
 #include "perfci/util/error.h"
 
 namespace perfci::check {
@@ -18,27 +19,38 @@ ShardPlan plan() {
   return p;
 }
 
-MetricRun ir(stats::Verdict verdict, stats::Gate gate = stats::Gate::kGated) {
+MetricRun ir(double change, stats::Gate gate = stats::Gate::kGated) {
   MetricRun m;
   m.kind = "callgrind";
   m.metric = "ir";
   m.a = {1000};
-  m.b = {verdict == stats::Verdict::kRegressed ? 1100.0 : 1000.0};
-  m.decision.verdict = verdict;
+  m.b = {1000 * (1 + change)};
+  m.decision.verdict = change > 0.002 ? stats::Verdict::kRegressed : stats::Verdict::kUnchanged;
   m.first_decision = m.decision;
   m.gate = gate;
   return m;
 }
 
-// Part k of one sharded check; shard 2's engine/b regressed.
-ReportPart part(int k) {
+OracleGapRules rules() {
+  OracleGapRules r;
+  r.pairs = {{"engine/", "sqlite/"}};
+  r.config.oracle_gap = {{"callgrind", 0.25}};
+  return r;
+}
+
+// Part k of one sharded check of `p`; the benchmarks of `changes` moved
+// by that much (and regressed: each adds its finding).
+ReportPart part(int k, const ShardPlan& p = plan(),
+                const std::map<std::string, double>& changes = {{"engine/b", 0.10}}) {
   Report r;
   r.mode = "check";
   r.created = "2026-12-02T10:00:0" + std::to_string(k) + "Z";
   r.machine = {{"hostname", "runner-" + std::to_string(k)}, {"cpu_model", "cpu"}};
   r.b.commit = "c0ffee";
-  r.settings = {{"command", "check"}, {"shard", std::to_string(k) + "/3"}};
-  r.shard = ShardSection{{k, 3}, plan()};
+  r.settings = {{"command", "check"},
+                {"shard", std::to_string(k) + "/3"},
+                {"oracle_gap", oracle_gap_rules_json(rules())}};
+  r.shard = ShardSection{{k, p.count}, p};
   CheckSection c;
   c.suite = "engine";
   c.profile = "x86_64-debian12-gcc12-release";
@@ -47,20 +59,22 @@ ReportPart part(int k) {
   c.baseline_commit = "beef";
   c.gates = {{"callgrind", stats::Gate::kGated, "", "baseline"}};
   c.findings = {"contract X is broken"};  // every part checks the one binary
-  for (const auto& name : r.shard->plan.names_of(k)) {
+  for (const auto& name : p.names_of(k)) {
     BenchmarkReport b;
     b.run.name = name;
-    bool regressed = name == "engine/b";
-    b.run.metrics.push_back(ir(regressed ? stats::Verdict::kRegressed : stats::Verdict::kUnchanged));
-    if (regressed) c.findings.push_back("engine/b: callgrind ir regressed +10.0%");
+    auto it = changes.find(name);
+    double change = it == changes.end() ? 0 : it->second;
+    b.run.metrics.push_back(ir(change));
+    if (change > 0.002)
+      c.findings.push_back(name + ": callgrind ir regressed +" + std::to_string(change));
     r.benchmarks.push_back(std::move(b));
     ++c.gated_metrics;
   }
-  OracleGap g;
-  g.workload = std::string(1, static_cast<char>('a' + k - 1));
-  g.benchmark = "engine/" + g.workload;
-  g.oracle = "sqlite/" + g.workload;
-  r.oracle_gaps.push_back(g);
+  // The gaps this part could judge itself, as check would.
+  std::vector<BenchmarkRun> runs;
+  for (const auto& b : r.benchmarks) runs.push_back(b.run);
+  r.oracle_gaps = gate_oracle_gaps(
+      runs, rules(), [](const std::string&, const std::string&) { return false; }, c.findings);
   c.accepted = {{"engine/c", "callgrind/ir", "abc", "why", k == 3 ? "applied" : "unused"}};
   c.outcome = stats::CheckOutcome::kFail;
   r.check = c;
@@ -96,8 +110,9 @@ TEST(MergeCheckParts, JoinsThePartsInThePlansOrderWithOneVerdict) {
   EXPECT_EQ(r.check->outcome, stats::CheckOutcome::kFail);
   EXPECT_EQ(r.exit_code(), 1);
   // The contract finding all three parts repeat is there once.
-  EXPECT_EQ(r.check->findings, (std::vector<std::string>{"contract X is broken",
-                                                         "engine/b: callgrind ir regressed +10.0%"}));
+  EXPECT_EQ(r.check->findings,
+            (std::vector<std::string>{"contract X is broken",
+                                      "engine/b: callgrind ir regressed +0.100000"}));
   EXPECT_EQ(r.check->gates.size(), 1u);
   ASSERT_EQ(r.oracle_gaps.size(), 3u);
   EXPECT_EQ(r.oracle_gaps[0].workload, "a");
@@ -111,7 +126,7 @@ TEST(MergeCheckParts, PassesOnlyWhenEveryRuleOfCheckSaysSo) {
   auto clean = [](int k) {
     ReportPart p = part(k);
     p.report.check->findings.clear();
-    for (auto& b : p.report.benchmarks) b.run.metrics = {ir(stats::Verdict::kUnchanged)};
+    for (auto& b : p.report.benchmarks) b.run.metrics = {ir(0)};
     return p;
   };
   EXPECT_EQ(merge_check_parts({clean(1), clean(2), clean(3)}).check->outcome,
@@ -119,8 +134,7 @@ TEST(MergeCheckParts, PassesOnlyWhenEveryRuleOfCheckSaysSo) {
   // Nothing gated anywhere: not gated (exit 3), never pass.
   auto ungated = [&](int k) {
     ReportPart p = clean(k);
-    for (auto& b : p.report.benchmarks)
-      b.run.metrics = {ir(stats::Verdict::kUnchanged, stats::Gate::kInformation)};
+    for (auto& b : p.report.benchmarks) b.run.metrics = {ir(0, stats::Gate::kInformation)};
     p.report.check->not_gated_reason = "callgrind: another valgrind view";
     return p;
   };
@@ -134,10 +148,49 @@ TEST(MergeCheckParts, PassesOnlyWhenEveryRuleOfCheckSaysSo) {
   EXPECT_EQ(merge_check_parts({clean(1), broken, clean(3)}).exit_code(), 2);
 }
 
+TEST(MergeCheckParts, AGapWhosePairRanInTwoPartsIsJudgedByTheMerge) {
+  // engine/a in shard 1, sqlite/a in shard 2: neither part has the gap.
+  ShardPlan split = plan();
+  split.entries[1].shard = 2;  // sqlite/a
+  split.entries[3].shard = 1;  // sqlite/b
+  std::map<std::string, double> changes{{"engine/a", 0.30}};
+  std::vector<ReportPart> parts{part(1, split, changes), part(2, split, changes),
+                                part(3, split, changes)};
+  EXPECT_TRUE(parts[0].report.oracle_gaps.empty());
+  EXPECT_TRUE(parts[1].report.oracle_gaps.empty());
+  ASSERT_EQ(parts[2].report.oracle_gaps.size(), 1u);  // c: both in shard 3
+  Report r = merge_check_parts(parts);
+  ASSERT_EQ(r.oracle_gaps.size(), 3u);
+  EXPECT_EQ(r.oracle_gaps[0].workload, "a");
+  EXPECT_NEAR(r.oracle_gaps[0].change, 0.30, 1e-12);
+  EXPECT_EQ(r.oracle_gaps[0].verdict, stats::Verdict::kRegressed);
+  EXPECT_EQ(r.oracle_gaps[0].gate, stats::Gate::kGated);
+  EXPECT_NE(std::find_if(r.check->findings.begin(), r.check->findings.end(),
+                         [](const std::string& f) { return f.rfind("oracle gap of a ", 0) == 0; }),
+            r.check->findings.end());
+  // Accepted by an entry for engine/a: accepted, and the entry is applied.
+  for (auto& p : parts)
+    p.report.check->accepted = {{"engine/a", "callgrind/ir", "abc", "why", "unused"}};
+  for (auto& p : parts)
+    std::erase_if(p.report.check->findings,
+                  [](const std::string& f) { return f.rfind("engine/a", 0) == 0; });
+  Report accepted = merge_check_parts(parts);
+  EXPECT_EQ(accepted.oracle_gaps[0].gate, stats::Gate::kAccepted);
+  EXPECT_EQ(accepted.check->accepted[0].status, "applied");
+  // Parts without the rules (older ones) cannot be merged into a verdict on gaps.
+  for (auto& p : parts) p.report.settings.erase("oracle_gap");
+  try {
+    merge_check_parts(parts);
+    ADD_FAILURE() << "merged parts without settings.oracle_gap";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("settings.oracle_gap"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MergeCheckParts, GatesThatDifferBetweenMachinesAreKeptPerPart) {
   ReportPart other = part(2);
-  other.report.check->gates = {{"callgrind", stats::Gate::kGated, "against 1234 built here",
-                                "reference"}};
+  other.report.check->gates = {
+      {"callgrind", stats::Gate::kGated, "against 1234 built here", "reference"}};
   Report r = merge_check_parts({part(1), other, part(3)});
   ASSERT_EQ(r.check->gates.size(), 2u);
   EXPECT_EQ(r.check->gates[0].reason, "shards 1/3 (runner-1), 3/3 (runner-3)");

@@ -152,11 +152,8 @@ std::string report_stem(const PreparedSuite& p, const std::optional<ShardSpec>& 
 // missing once.
 ShardSection plan_shard(PreparedSuite& p, const ShardSpec& spec, baseline::Baseline& base) {
   auto names = list_benchmarks(p.binary, p.measure.filter, p.measure.conditions);
-  auto groups = analysis::oracle_groups(
-      names, analysis::oracle_pairs_from_config(p.config.raw, p.config.path.string()));
   ShardSection shard{
-      spec,
-      plan_shards(names, groups, expected_costs(names, p.measure, &base.results), spec.count)};
+      spec, plan_shards(names, expected_costs(names, p.measure, &base.results), spec.count)};
   p.measure.names = shard.plan.names_of(spec.index);
   const std::set<std::string> all(names.begin(), names.end());
   const std::set<std::string> mine(p.measure.names.begin(), p.measure.names.end());

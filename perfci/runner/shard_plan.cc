@@ -29,8 +29,8 @@ std::vector<std::string> processes(const std::string& name, const MeasureOptions
                                    const std::regex& callgrind_filter) {
   std::vector<std::string> p;
   if (has(o.meters, "wall") || has(o.meters, "counters")) p.push_back("wall");
-  bool callgrind = has(o.meters, "callgrind") ||
-                   (has(o.meters, "profile") && o.profile_source == "callgrind");
+  bool callgrind =
+      has(o.meters, "callgrind") || (has(o.meters, "profile") && o.profile_source == "callgrind");
   if (callgrind && std::regex_search(name, callgrind_filter)) p.push_back("callgrind");
   if (has(o.meters, "profile") && o.profile_source != "callgrind") p.push_back("profile");
   return p;
@@ -80,14 +80,16 @@ std::map<std::string, ShardCost> expected_costs(const std::vector<std::string>& 
   return out;
 }
 
-ShardPlan plan_shards(const std::vector<std::string>& names,
-                      const std::vector<std::vector<std::string>>& together,
-                      std::map<std::string, ShardCost> costs, int count) {
+ShardPlan plan_shards(const std::vector<std::string>& names, std::map<std::string, ShardCost> costs,
+                      int count) {
   if (count < 1) throw Error("a suite cannot be split into " + std::to_string(count) + " shards");
-  std::map<std::string, std::size_t> position;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (!position.emplace(names[i], i).second)
-      throw Error("benchmark '" + names[i] + "' is listed twice: shards could not be told apart");
+  std::set<std::string> seen;
+  for (const auto& n : names)
+    if (!seen.insert(n).second)
+      throw Error("benchmark '" + n + "' is listed twice: shards could not be told apart");
+  if (names.size() < static_cast<std::size_t>(count))
+    throw Error("cannot split " + std::to_string(names.size()) + " benchmark(s) into " +
+                std::to_string(count) + " shards: a shard would measure nothing");
 
   // Names without a cost of their own: the median of the known ones, so
   // that a new benchmark weighs like a typical one; with none known at all,
@@ -102,52 +104,27 @@ ShardPlan plan_shards(const std::vector<std::string>& names,
     fill = {known[known.size() / 2], "median"};
   }
 
-  // Groups: each `together` set (only the names present), then every other
-  // name alone. A name in two sets joins the first.
-  std::vector<std::vector<std::size_t>> groups;
-  std::set<std::size_t> grouped;
-  for (const auto& set : together) {
-    std::vector<std::size_t> g;
-    for (const auto& n : set)
-      if (auto it = position.find(n); it != position.end() && grouped.insert(it->second).second)
-        g.push_back(it->second);
-    if (!g.empty()) groups.push_back(std::move(g));
-  }
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (!grouped.count(i)) groups.push_back({i});
-  for (auto& g : groups) std::sort(g.begin(), g.end());
-  if (groups.size() < static_cast<std::size_t>(count))
-    throw Error("cannot split " + std::to_string(names.size()) + " benchmark(s) (" +
-                std::to_string(groups.size()) + " group(s) that stay together) into " +
-                std::to_string(count) + " shards: a shard would measure nothing");
-
   ShardPlan plan;
   plan.count = count;
-  plan.entries.resize(names.size());
-  std::vector<double> group_cost;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    auto it = costs.find(names[i]);
-    plan.entries[i] = {names[i], 1, it != costs.end() ? it->second : fill};
+  for (const auto& n : names) {
+    auto it = costs.find(n);
+    plan.entries.push_back({n, 1, it != costs.end() ? it->second : fill});
   }
-  for (const auto& g : groups)
-    group_cost.push_back(std::accumulate(g.begin(), g.end(), 0.0, [&](double s, std::size_t i) {
-      return s + plan.entries[i].cost.seconds;
-    }));
-
-  std::vector<std::size_t> order(groups.size());
+  std::vector<std::size_t> order(names.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    if (group_cost[x] != group_cost[y]) return group_cost[x] > group_cost[y];
-    return groups[x].front() < groups[y].front();
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return plan.entries[x].cost.seconds > plan.entries[y].cost.seconds;
   });
-  // Load ties go to the shard with fewer groups, so that groups of no cost
-  // (measured by no meter of this run) are dealt round, not piled on one.
+  // Load ties go to the shard with fewer benchmarks, so that benchmarks of
+  // no cost (measured by no meter of this run) are dealt round, not piled
+  // on one.
   std::vector<std::pair<double, std::size_t>> load(static_cast<std::size_t>(count), {0.0, 0});
-  for (std::size_t gi : order) {
-    auto least = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    load[least].first += group_cost[gi];
+  for (std::size_t i : order) {
+    auto least =
+        static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[least].first += plan.entries[i].cost.seconds;
     ++load[least].second;
-    for (std::size_t i : groups[gi]) plan.entries[i].shard = static_cast<int>(least) + 1;
+    plan.entries[i].shard = static_cast<int>(least) + 1;
   }
   return plan;
 }

@@ -1,9 +1,9 @@
 // Splitting a suite across CI jobs (`--shard K/N`): which benchmarks each of
 // N jobs measures, balanced by what each is expected to cost. Every job of
 // one commit must arrive at the same split without talking to the others,
-// so the plan is a pure function of the benchmark names, the groups that
-// must stay together and costs read from a file all jobs share (the stored
-// baseline), never of anything measured by the job itself. Each partial
+// so the plan is a pure function of the benchmark names and of costs read
+// from a file all jobs share (the stored baseline), never of anything
+// measured by the job itself. Each partial
 // report records the whole plan; `perfci merge` refuses parts whose plans
 // differ.
 #pragma once
@@ -27,14 +27,14 @@ std::map<std::string, ShardCost> expected_costs(const std::vector<std::string>& 
                                                 const MeasureOptions& options,
                                                 const RunResults* past);
 
-// Longest-processing-time-first: groups (a set of `together`, or one name)
-// in descending cost, ties by their first name's position, each to the
-// least loaded shard (ties: the one with fewer groups, then the lowest). At most 4/3 of the optimal
-// largest shard; no better split exists when one group alone outweighs the
-// mean. Throws perfci::Error when there are fewer groups than shards (a
-// shard would measure nothing).
-ShardPlan plan_shards(const std::vector<std::string>& names,
-                      const std::vector<std::vector<std::string>>& together,
-                      std::map<std::string, ShardCost> costs, int count);
+// Longest-processing-time-first: benchmarks in descending cost, ties by
+// position, each to the least loaded shard (ties: the one with fewer
+// benchmarks, then the lowest). At most 4/3 of the optimal largest shard;
+// no split is better when one benchmark alone outweighs the mean. Pairs
+// such as engine/X and sqlite/X may land apart: `perfci merge` computes
+// their gap. Throws perfci::Error when there are fewer benchmarks than
+// shards (a shard would measure nothing) or a name is listed twice.
+ShardPlan plan_shards(const std::vector<std::string>& names, std::map<std::string, ShardCost> costs,
+                      int count);
 
 }  // namespace perfci

@@ -23,9 +23,8 @@ double mean(const std::vector<double>& v) {
 
 TEST(PlanShards, EveryBenchmarkInExactlyOneShardInTheBinarysOrder) {
   std::vector<std::string> names{"a", "b", "c", "d", "e", "f", "g"};
-  auto plan = plan_shards(names, {}, measured({{"a", 5}, {"b", 1}, {"c", 4}, {"d", 2}, {"e", 3},
-                                               {"f", 3}, {"g", 2}}),
-                          3);
+  auto plan = plan_shards(
+      names, measured({{"a", 5}, {"b", 1}, {"c", 4}, {"d", 2}, {"e", 3}, {"f", 3}, {"g", 2}}), 3);
   ASSERT_EQ(plan.entries.size(), names.size());
   std::vector<std::string> seen;
   for (int k = 1; k <= 3; ++k) {
@@ -49,8 +48,9 @@ TEST(PlanShards, TheSameInputsGiveTheSamePlan) {
     names.push_back("bench/" + std::to_string(i));
     seconds[names.back()] = 1 + (i * 37 % 11);  // ties on purpose
   }
-  auto first = plan_shards(names, {}, measured(seconds), 4);
-  for (int round = 0; round < 3; ++round) EXPECT_EQ(plan_shards(names, {}, measured(seconds), 4), first);
+  auto first = plan_shards(names, measured(seconds), 4);
+  for (int round = 0; round < 3; ++round)
+    EXPECT_EQ(plan_shards(names, measured(seconds), 4), first);
 }
 
 TEST(PlanShards, BalancedWithinAFewPercentOnSkewedCosts) {
@@ -61,7 +61,7 @@ TEST(PlanShards, BalancedWithinAFewPercentOnSkewedCosts) {
     names.push_back("b" + std::to_string(i));
     seconds[names.back()] = i < 4 ? 20.0 + i : 1.0 + 0.25 * i;
   }
-  auto plan = plan_shards(names, {}, measured(seconds), 3);
+  auto plan = plan_shards(names, measured(seconds), 3);
   auto s = plan.shard_seconds();
   double m = mean(s);
   for (double x : s) {
@@ -70,30 +70,11 @@ TEST(PlanShards, BalancedWithinAFewPercentOnSkewedCosts) {
   }
 }
 
-TEST(PlanShards, GroupsStayTogether) {
-  std::vector<std::string> names{"engine/x", "engine/y", "engine/z",
-                                 "sqlite/x", "sqlite/y", "sqlite/z"};
-  auto plan = plan_shards(names,
-                          {{"engine/x", "sqlite/x"}, {"engine/y", "sqlite/y"}, {"engine/z", "sqlite/z"}},
-                          measured({{"engine/x", 1}, {"sqlite/x", 9}, {"engine/y", 5},
-                                    {"sqlite/y", 5}, {"engine/z", 9}, {"sqlite/z", 1}}),
-                          3);
-  for (const char* w : {"x", "y", "z"}) {
-    int e = 0, s = 0;
-    for (const auto& entry : plan.entries) {
-      if (entry.name == std::string("engine/") + w) e = entry.shard;
-      if (entry.name == std::string("sqlite/") + w) s = entry.shard;
-    }
-    EXPECT_EQ(e, s) << w;
-  }
-  EXPECT_EQ(plan.shard_seconds(), (std::vector<double>{10, 10, 10}));
-}
-
 TEST(PlanShards, UnknownCostsTakeTheMedianAndNoCostsSplitByCount) {
-  auto plan = plan_shards({"a", "b", "c", "new"}, {}, measured({{"a", 1}, {"b", 2}, {"c", 9}}), 2);
+  auto plan = plan_shards({"a", "b", "c", "new"}, measured({{"a", 1}, {"b", 2}, {"c", 9}}), 2);
   EXPECT_EQ(plan.entries[3].cost, (ShardCost{2, "median"}));
 
-  auto by_count = plan_shards({"a", "b", "c", "d", "e"}, {}, {}, 2);
+  auto by_count = plan_shards({"a", "b", "c", "d", "e"}, {}, 2);
   for (const auto& e : by_count.entries) EXPECT_EQ(e.cost, (ShardCost{1, "none"}));
   EXPECT_EQ(by_count.names_of(1), (std::vector<std::string>{"a", "c", "e"}));
   EXPECT_EQ(by_count.names_of(2), (std::vector<std::string>{"b", "d"}));
@@ -102,18 +83,17 @@ TEST(PlanShards, UnknownCostsTakeTheMedianAndNoCostsSplitByCount) {
 TEST(PlanShards, ZeroCostBenchmarksAreDealtRound) {
   // Benchmarks no meter of this run measures cost nothing; they must not
   // all land on one shard.
-  auto plan = plan_shards({"a", "b", "c", "d"}, {}, measured({{"a", 0}, {"b", 0}, {"c", 0}, {"d", 0}}),
-                          2);
+  auto plan =
+      plan_shards({"a", "b", "c", "d"}, measured({{"a", 0}, {"b", 0}, {"c", 0}, {"d", 0}}), 2);
   EXPECT_EQ(plan.names_of(1).size(), 2u);
   EXPECT_EQ(plan.names_of(2).size(), 2u);
 }
 
-TEST(PlanShards, RefusesMoreShardsThanGroupsAndDuplicateNames) {
-  EXPECT_THROW(plan_shards({"a", "b"}, {}, {}, 3), Error);
-  EXPECT_THROW(plan_shards({"engine/x", "sqlite/x", "c"}, {{"engine/x", "sqlite/x"}}, {}, 3), Error);
-  EXPECT_THROW(plan_shards({"a", "a", "b"}, {}, {}, 2), Error);
-  EXPECT_THROW(plan_shards({"a"}, {}, {}, 0), Error);
-  EXPECT_NO_THROW(plan_shards({"a"}, {}, {}, 1));
+TEST(PlanShards, RefusesMoreShardsThanBenchmarksAndDuplicateNames) {
+  EXPECT_THROW(plan_shards({"a", "b"}, {}, 3), Error);
+  EXPECT_THROW(plan_shards({"a", "a", "b"}, {}, 2), Error);
+  EXPECT_THROW(plan_shards({"a"}, {}, 0), Error);
+  EXPECT_NO_THROW(plan_shards({"a"}, {}, 1));
 }
 
 TEST(ExpectedCosts, MeasuredWhereCostSExistsEstimatedElseAndOnlyTheMetersOfThisRun) {
