@@ -39,8 +39,8 @@ int run_merge(const MergeArgs& a) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
-  const std::string stem = rep.b.commit.empty() ? "no-commit"
-                                                : rep.b.commit + (rep.b.dirty ? "-dirty" : "");
+  const std::string stem =
+      rep.b.commit.empty() ? "no-commit" : rep.b.commit + (rep.b.dirty ? "-dirty" : "");
   const std::string md = report::render_markdown(rep);
   save_report(rep, (out / (stem + ".json")).string());
   save_report(rep, (out / "latest.json").string());
@@ -59,8 +59,8 @@ int run_merge(const MergeArgs& a) {
   fmt::print(stderr,
              "perfci merge: {} (exit {}, {} gated metric(s)) from {} shards; reports in "
              "{}/{{{}.json, latest.json, latest.md, latest.html}}\n",
-             report::check_outcome(rep), rep.exit_code(), c.gated_metrics,
-             rep.merged->parts.size(), out.string(), stem);
+             report::check_outcome(rep), rep.exit_code(), c.gated_metrics, rep.merged->parts.size(),
+             out.string(), stem);
   return rep.exit_code();
 }
 

@@ -14,8 +14,8 @@ TEST(ParseShard, AcceptsKOverN) {
 }
 
 TEST(ParseShard, RefusesAnythingElse) {
-  for (const char* bad : {"", "3", "/3", "2/", "0/3", "4/3", "-1/3", "1/0", "a/b", "1/3x", " 1/3",
-                          "1//3", "2.0/3"}) {
+  for (const char* bad :
+       {"", "3", "/3", "2/", "0/3", "4/3", "-1/3", "1/0", "a/b", "1/3x", " 1/3", "1//3", "2.0/3"}) {
     try {
       parse_shard(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -28,7 +28,8 @@ TEST(ParseShard, RefusesAnythingElse) {
 TEST(ShardPlan, NamesAndSecondsPerShard) {
   ShardPlan plan;
   plan.count = 2;
-  plan.entries = {{"a", 2, {1.5, "measured"}}, {"b", 1, {2, "measured"}}, {"c", 2, {0.5, "median"}}};
+  plan.entries = {
+      {"a", 2, {1.5, "measured"}}, {"b", 1, {2, "measured"}}, {"c", 2, {0.5, "median"}}};
   EXPECT_EQ(plan.names_of(1), (std::vector<std::string>{"b"}));
   EXPECT_EQ(plan.names_of(2), (std::vector<std::string>{"a", "c"}));
   EXPECT_EQ(plan.shard_seconds(), (std::vector<double>{2, 2}));
