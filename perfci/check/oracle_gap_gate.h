@@ -21,7 +21,7 @@ namespace perfci::check {
 
 struct OracleGapRules {
   std::vector<analysis::PrefixPair> pairs;  // perfci.json's "pairs"; none: no gap
-  CheckConfig config;                        // oracle_gap thresholds and information_only
+  CheckConfig config;                       // oracle_gap thresholds and information_only
 };
 
 // Whether an accepted entry covers this benchmark and metric ("callgrind/ir").
@@ -30,8 +30,7 @@ using AcceptedLookup = std::function<bool(const std::string& benchmark, const st
 // The gaps of `runs` with their threshold, verdict and gate; appends a
 // finding for each gated regression not accepted.
 std::vector<OracleGap> gate_oracle_gaps(const std::vector<BenchmarkRun>& runs,
-                                        const OracleGapRules& rules,
-                                        const AcceptedLookup& accepted,
+                                        const OracleGapRules& rules, const AcceptedLookup& accepted,
                                         std::vector<std::string>& findings);
 
 // settings.oracle_gap of a check report: {"pairs": [{"measured", "oracle"}],
