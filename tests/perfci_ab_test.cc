@@ -105,6 +105,66 @@ TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {
   EXPECT_NE(html.out.find("<!DOCTYPE html>"), std::string::npos);
 }
 
+// An A/B split in two (issue 17): each part runs its share; `perfci merge`
+// adjusts the p-values over all of them and gives the unsharded verdicts.
+TEST(PerfciAb, TwoShardsMergedGiveTheVerdictsOfOneAb) {
+  TempDir dir("perfci-ab-shards");
+  auto ab = [&](std::vector<std::string> extra, const fs::path& out) {
+    std::vector<std::string> args{
+        "ab", FX_A,      "--b",   FX_B,        "--meter", "callgrind", "--callgrind-iterations",
+        "2",  "--quiet", "--out", out.string()};
+    args.insert(args.begin() + 1, "--a");
+    args.insert(args.end(), extra.begin(), extra.end());
+    return perfci_cli(args);
+  };
+  auto whole = ab({}, dir.path() / "whole.json");
+  ASSERT_EQ(whole.exit_code, 1) << explain(whole);
+  std::vector<std::string> parts;
+  for (int k = 1; k <= 2; ++k) {
+    fs::path out = dir.path() / ("part" + std::to_string(k) + ".json");
+    auto r = ab({"--shard", std::to_string(k) + "/2"}, out);
+    ASSERT_TRUE(fs::exists(out)) << explain(r);
+    expect_valid_report(out);
+    json rep = load(out);
+    EXPECT_EQ(rep["shard"]["index"], k);
+    EXPECT_EQ(rep["shard"]["plan"].size(), 3u);
+    EXPECT_EQ(rep["benchmarks"].size(), rep["shard"]["benchmarks"].size());
+    EXPECT_NE(read_file(out).find("\"shard\": \"" + std::to_string(k) + "/2\""), std::string::npos);
+    parts.push_back(out.string());
+  }
+  auto merged = perfci_cli(
+      {"merge", "--quiet", "--out", (dir.path() / "merged").string(), parts[1], parts[0]});
+  EXPECT_EQ(merged.exit_code, 1) << explain(merged);
+  fs::path file = dir.path() / "merged" / "latest.json";
+  expect_valid_report(file);
+  json all = load(file);
+  json one = load(dir.path() / "whole.json");
+  EXPECT_EQ(all["summary"], one["summary"]);
+  EXPECT_EQ(all["mode"], "ab");
+  EXPECT_EQ(all["merged"]["parts"].size(), 2u);
+  for (const char* name : {"BM_hash", "BM_sort", "BM_sum"}) {
+    EXPECT_EQ(bench(all, name)["outcome"], bench(one, name)["outcome"]) << name;
+    EXPECT_EQ((*metric(bench(all, name), "callgrind", "ir"))["samples"],
+              (*metric(bench(one, name), "callgrind", "ir"))["samples"])
+        << name;
+  }
+  EXPECT_TRUE(bench(all, "BM_hash").contains("explanation"));
+  std::string md = read_file(dir.path() / "merged" / "latest.md");
+  EXPECT_NE(md.find("Merged by `perfci merge` from 2 shards"), std::string::npos) << md;
+
+  // A part of another run (other sides) is refused, naming the difference.
+  fs::path other = dir.path() / "other.json";
+  auto r =
+      perfci_cli({"ab", "--a", FX_A, "--b", FX_A, "--meter", "callgrind", "--callgrind-iterations",
+                  "2", "--quiet", "--shard", "2/2", "--out", other.string()});
+  ASSERT_TRUE(fs::exists(other)) << explain(r);
+  auto mixed = perfci_cli(
+      {"merge", "--quiet", "--out", (dir.path() / "x").string(), parts[0], other.string()});
+  EXPECT_EQ(mixed.exit_code, 2) << explain(mixed);
+  EXPECT_NE(mixed.err_tail.find("not parts of one sharded run"), std::string::npos)
+      << mixed.err_tail;
+}
+
 TEST(PerfciAb, AaOfOneBinaryIsUnchangedEverywhereAndMeasuresNoise) {
   TempDir dir("perfci-aa");
   auto out = dir.path() / "aa.json";

@@ -60,6 +60,9 @@ void AbFlags::add_to(CLI::App* cmd) {
   cmd->add_option("--html", html, "Write the HTML rendering here");
   cmd->add_flag("--no-contracts", no_contracts,
                 "Do not check perfci.json's contracts on the binaries");
+  cmd->add_option("--shard", shard,
+                  "Run only part K of N (K/N, e.g. 2/3) of the benchmarks, split by count; "
+                  "`perfci merge` joins the parts' reports into one");
 }
 
 AbRunOptions ab_run_options(const SuiteConfig* suite, const AbFlags& f,
@@ -72,6 +75,7 @@ AbRunOptions ab_run_options(const SuiteConfig* suite, const AbFlags& f,
   o.plan.confirm_pairs = f.confirm_pairs ? *f.confirm_pairs : std::min(f.pairs, 30);
   o.plan.seed = f.seed;
   o.analysis.comparison.bootstrap.seed = f.seed;
+  if (!f.shard.empty()) o.shard = parse_shard(f.shard);
   return o;
 }
 
@@ -85,6 +89,7 @@ nlohmann::json ab_settings_json(const std::string& command, const std::string& c
   j["seed"] = o.plan.seed;
   j["aslr"] = "off";
   j["analysis"] = o.analysis;
+  if (o.shard) j["shard"] = format_shard(*o.shard);
   return j;
 }
 
@@ -119,7 +124,14 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   in.oracle_pairs = oracle_pairs;
   in.settings =
       ab_settings_json(command, config ? config->path.string() : "", suite ? suite->name : "", o);
+  // What `perfci merge` needs to compute the gaps of pairs that ran in
+  // different parts.
+  in.settings["oracle_pairs"] = nlohmann::json::array();
+  for (const auto& p : oracle_pairs)
+    in.settings["oracle_pairs"].push_back({{"measured", p.measured}, {"oracle", p.oracle}});
+  std::optional<ShardPlan> shard_plan = in.run.shard_plan;
   perfci::Report rep = analysis::build_report(std::move(in));
+  if (o.shard) rep.shard = ShardSection{*o.shard, *shard_plan};
 
   if (!f.out.empty()) perfci::save_report(rep, f.out);
   std::string md = report::render_markdown(rep);

@@ -25,6 +25,7 @@ struct AbFlags : CommonFlags {
   std::string md;    // Markdown rendering
   std::string html;  // HTML rendering
   bool no_contracts = false;
+  std::string shard;  // "K/N": only part K of the benchmarks (perfci merge joins them)
 
   AbFlags() { profile_source = "callgrind"; }
   void add_to(CLI::App* cmd);

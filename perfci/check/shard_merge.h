@@ -1,27 +1,24 @@
-// `perfci merge`: the partial reports of one sharded `perfci check`
-// (`--shard K/N` on N CI jobs) joined into the report of the whole suite,
-// with one verdict. A check judges every benchmark against the baseline by
-// threshold alone, independently of the others, so the merged benchmarks,
-// gaps and verdicts are the ones one unsharded check would give; only the
-// summary, the gated-metric count and the outcome are recomputed, by the
-// same rules (stats::decide_check).
+// `perfci merge` of a sharded `perfci check` (`--shard K/N` on N CI jobs):
+// the parts joined into the report of the whole suite, with one verdict. A
+// check judges every benchmark against the baseline by threshold alone,
+// independently of the others, so the merged benchmarks and verdicts are
+// the ones one unsharded check would give; the oracle gaps (whose two
+// benchmarks may have run in different parts), the summary, the gated-metric
+// count and the outcome are computed again over the whole suite, by the same
+// rules (check/oracle_gap_gate.h, stats::decide_check).
 //
-// The parts must be one run: the same N and plan, every index once, the same
-// commit, suite, profile, baseline and settings. Anything else is refused
-// (perfci::Error, exit 2), never joined into a verdict that no run made.
+// The parts must be one run (analysis/shard_parts.h) and also share the
+// commit, suite, profile and baseline; anything else is refused.
 #pragma once
 
-#include <string>
 #include <vector>
 
+#include "perfci/analysis/shard_parts.h"
 #include "perfci/model/report.h"
 
 namespace perfci::check {
 
-struct ReportPart {
-  std::string file;  // where it was read from, for messages and the merged record
-  Report report;
-};
+using analysis::ReportPart;
 
 Report merge_check_parts(std::vector<ReportPart> parts);
 

@@ -1,15 +1,18 @@
-// perfci merge PART.json...: the partial reports of one sharded `perfci
-// check` (--shard K/N on N CI jobs) joined into the whole suite's report and
-// verdict; writes <out>/<commit>.json and <out>/latest.{json,md,html} as
-// check does. Exit: the merged check's code (0 pass, 1 fail, 2 error, 3 not
-// gated); 2 when the parts are not one run (missing or duplicate shards,
-// mixed profiles, commits or plans) or a file is not a partial report.
+// perfci merge PART.json...: the partial reports of one sharded run
+// (`check`, `ab`, `aa` or `compare` with --shard K/N on N CI jobs) joined
+// into the whole suite's report and verdict; writes <out>/<commit>.json and
+// <out>/latest.{json,md,html} as check does. Exit: the merged report's code
+// (check: 0 pass, 1 fail, 2 error, 3 not gated; an A/B: 0, 1 a regression,
+// 2 a failed benchmark); 2 when the parts are not one run (missing or
+// duplicate shards, mixed profiles, commits, sides or plans) or a file is
+// not a partial report.
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 
+#include "perfci/analysis/ab_shard_merge.h"
 #include "perfci/check/shard_merge.h"
 #include "perfci/cli/commands.h"
 #include "perfci/report/check_render.h"
@@ -31,9 +34,11 @@ struct MergeArgs {
 };
 
 int run_merge(const MergeArgs& a) {
-  std::vector<check::ReportPart> parts;
+  std::vector<analysis::ReportPart> parts;
   for (const auto& file : a.parts) parts.push_back({file, load_report(file)});
-  Report rep = check::merge_check_parts(std::move(parts));
+  const bool check = parts.front().report.mode == "check";
+  Report rep = check ? check::merge_check_parts(std::move(parts))
+                     : analysis::merge_ab_parts(std::move(parts));
 
   fs::path out = fs::absolute(a.out);
   std::error_code ec;
@@ -48,6 +53,14 @@ int run_merge(const MergeArgs& a) {
   write_file_atomic(out / "latest.html", report::render_html(rep));
 
   if (!a.quiet) fmt::print("{}", md);
+  if (!check) {
+    fmt::print(stderr,
+               "perfci merge: {} (exit {}) from {} shards; reports in {}/{{{}.json, "
+               "latest.json, latest.md, latest.html}}\n",
+               stats::to_string(rep.verdict), rep.exit_code(), rep.merged->parts.size(),
+               out.string(), stem);
+    return rep.exit_code();
+  }
   const char* env = std::getenv("GITHUB_ACTIONS");
   if (a.github || (env && std::string(env) == "true"))
     fmt::print("{}", report::github_annotations(rep));
@@ -69,7 +82,7 @@ int run_merge(const MergeArgs& a) {
 void add_merge_command(CLI::App& app, CommandRunner* runner) {
   auto args = std::make_shared<MergeArgs>();
   auto* cmd = app.add_subcommand(
-      "merge", "Join the partial reports of a sharded check (--shard K/N) into one verdict");
+      "merge", "Join the partial reports of a sharded check or A/B (--shard K/N) into one verdict");
   cmd->add_option("parts", args->parts, "The N partial reports (reports/*.shard-K-of-N.json)")
       ->required()
       ->check(CLI::ExistingFile);

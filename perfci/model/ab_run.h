@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfci/model/results.h"
+#include "perfci/model/shard.h"
 #include "perfci/stats/comparison.h"
 #include "perfci/stats/noise_summary.h"
 #include "perfci/stats/outcome.h"
@@ -67,6 +68,7 @@ struct AbRun {
   std::string order;           // "AB", "BA", ... per pair, confirmation included
   double elapsed_seconds = 0;
   nlohmann::json environment = nlohmann::json::object();  // from A's first trial
+  std::optional<ShardPlan> shard_plan;                    // a --shard run: the whole split
   std::vector<BenchmarkRun> benchmarks;
 };
 

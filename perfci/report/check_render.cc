@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "perfci/report/format.h"
+#include "perfci/report/shard_render.h"
 #include "perfci/report/svg_plot.h"
 
 namespace perfci::report {
@@ -94,46 +95,6 @@ std::string lead(const Report& r) {
   return s;
 }
 
-// What a partial or merged report covers, said before anything else: a
-// part's "pass" is only its share of the suite.
-std::string shard_headline(const Report& r) {
-  return r.shard ? " (shard " + format_shard(r.shard->spec) + ")" : "";
-}
-
-std::string shard_lead(const Report& r) {
-  if (r.shard) {
-    const auto& s = *r.shard;
-    auto seconds = s.plan.shard_seconds();
-    return fmt::format(
-        "Partial report: shard {} measured {} of the suite's {} benchmarks (expected {:.1f} s of "
-        "{:.1f} s). Its verdict covers only those; `perfci merge` joins the {} parts into the "
-        "suite's verdict.",
-        format_shard(s.spec), s.plan.names_of(s.spec.index).size(), s.plan.entries.size(),
-        seconds[static_cast<std::size_t>(s.spec.index - 1)],
-        std::accumulate(seconds.begin(), seconds.end(), 0.0), s.spec.count);
-  }
-  if (r.merged)
-    return fmt::format(
-        "Merged by `perfci merge` from {} shards of one run, each measuring its part of the "
-        "suite's {} benchmarks; the verdict is the whole suite's.",
-        r.merged->parts.size(), r.merged->plan.entries.size());
-  return "";
-}
-
-// The parts of a merged report: one row each.
-std::vector<std::vector<std::string>> part_rows(const Report& r) {
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& p : r.merged->parts)
-    rows.push_back({fmt::format("{}/{}", p.index, r.merged->plan.count),
-                    p.hostname + (p.cpu_model.empty() ? "" : " (" + p.cpu_model + ")"), p.outcome,
-                    std::to_string(p.gated_metrics), std::to_string(p.benchmarks.size()),
-                    fmt::format("{:.1f}", p.expected_seconds),
-                    fmt::format("{:.1f}", p.elapsed_seconds)});
-  return rows;
-}
-const std::vector<std::string> kPartColumns{"shard",      "machine",    "outcome",  "gated metrics",
-                                            "benchmarks", "expected s", "elapsed s"};
-
 }  // namespace
 
 std::string check_outcome(const Report& r) {
@@ -172,18 +133,7 @@ std::string render_check_markdown(const Report& r) {
                       stats::exit_code(stats::CheckOutcome::kNotGated),
                       markdown_cell(c.not_gated_reason));
   md += lead(r) + "\n\n";
-  if (r.shard || r.merged) md += shard_lead(r) + "\n\n";
-  if (r.merged) {
-    md += "| " + fmt::format("{}", fmt::join(kPartColumns, " | ")) + " |\n|";
-    for (std::size_t i = 0; i < kPartColumns.size(); ++i) md += "---|";
-    md += "\n";
-    for (const auto& row : part_rows(r)) {
-      md += "|";
-      for (const auto& cell : row) md += " " + markdown_cell(cell) + " |";
-      md += "\n";
-    }
-    md += "\n";
-  }
+  md += shard_markdown(r);
   if (c.reference && c.reference->error.empty())
     md += fmt::format(
         "Callgrind Ir is gated against `{}` ({}), built{} and counted on this runner, because "
@@ -351,18 +301,7 @@ std::string render_check_html(const Report& r) {
                      stats::exit_code(stats::CheckOutcome::kNotGated),
                      html_escape(c.not_gated_reason));
   h += "<p>" + html_escape(lead(r)) + "</p>\n";
-  if (r.shard || r.merged) h += "<p>" + html_escape(shard_lead(r)) + "</p>\n";
-  if (r.merged) {
-    h += "<table>\n<tr>";
-    for (const auto& col : kPartColumns) h += "<th>" + html_escape(col) + "</th>";
-    h += "</tr>\n";
-    for (const auto& row : part_rows(r)) {
-      h += "<tr>";
-      for (const auto& cell : row) h += td(cell);
-      h += "</tr>\n";
-    }
-    h += "</table>\n";
-  }
+  h += shard_html(r);
   for (const auto& [title, list] :
        {std::pair{"Errors (exit 2)", &c.errors}, {"Failing the gate (exit 1)", &c.findings}}) {
     if (list->empty()) continue;

@@ -6,6 +6,7 @@
 
 #include "perfci/report/check_render.h"
 #include "perfci/report/format.h"
+#include "perfci/report/shard_render.h"
 #include "perfci/report/svg_plot.h"
 
 namespace perfci::report {
@@ -65,9 +66,11 @@ std::string render_html(const Report& r) {
   h += fmt::format("<title>perfci {}: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
                    aa ? "A/A" : "A/B", html_escape(std::string(stats::to_string(r.verdict))),
                    kStyle);
-  h += fmt::format("<h1>perfci {}: <span class=\"{}\">{}</span></h1>\n", aa ? "A/A (noise)" : "A/B",
-                   html_escape(std::string(stats::to_string(r.verdict))),
-                   html_escape(std::string(stats::to_string(r.verdict))));
+  h += fmt::format(
+      "<h1>perfci {}: <span class=\"{}\">{}</span>{}</h1>\n", aa ? "A/A (noise)" : "A/B",
+      html_escape(std::string(stats::to_string(r.verdict))),
+      html_escape(std::string(stats::to_string(r.verdict))), html_escape(shard_headline(r)));
+  h += shard_html(r);
   h += fmt::format(
       "<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed. {} pairs{}, seed {}, "
       "{:.0f} s; created {}.</p>\n",

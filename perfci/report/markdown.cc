@@ -6,6 +6,7 @@
 
 #include "perfci/report/check_render.h"
 #include "perfci/report/format.h"
+#include "perfci/report/shard_render.h"
 #include "perfci/stats/descriptive.h"
 
 namespace perfci::report {
@@ -14,8 +15,9 @@ std::string render_markdown(const Report& r) {
   if (r.check) return render_check_markdown(r);
   std::string md;
   bool aa = r.mode == "aa";
-  md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B",
-                    stats::to_string(r.verdict));
+  md += fmt::format("## perfci {}: **{}**{}\n\n", aa ? "A/A (noise)" : "A/B",
+                    stats::to_string(r.verdict), shard_headline(r));
+  md += shard_markdown(r);
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
                     r.counts.failed);

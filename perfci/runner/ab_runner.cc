@@ -9,6 +9,7 @@
 
 #include "perfci/meters/benchmark_process.h"
 #include "perfci/runner/pair_order.h"
+#include "perfci/runner/shard_plan.h"
 #include "perfci/util/error.h"
 
 namespace perfci {
@@ -288,6 +289,12 @@ AbRun Scheduler::run() {
     if (!has(names_b, n)) say("note: " + n + " exists only in A; skipped");
   for (const auto& n : names_b)
     if (!has(names_a, n)) say("note: " + n + " exists only in B; skipped");
+  if (o_.shard) {
+    run.shard_plan = plan_shards(names_, {}, o_.shard->count);
+    names_ = run.shard_plan->names_of(o_.shard->index);
+    say("shard " + format_shard(*o_.shard) + ": " + std::to_string(names_.size()) + " of " +
+        std::to_string(run.shard_plan->entries.size()) + " benchmarks");
+  }
 
   std::map<std::string, BenchmarkState> samples;
   if (!trial_meters_.empty()) {

@@ -15,6 +15,7 @@
 
 #include "perfci/meters/measure.h"
 #include "perfci/model/ab_run.h"
+#include "perfci/model/shard.h"
 #include "perfci/runner/metric_policy.h"
 #include "perfci/stats/run_analysis.h"
 
@@ -44,6 +45,10 @@ struct AbRunOptions {
   // the benchmarks that regressed or improved, so the report can say which
   // functions changed. A binary without the hook just gets no explanation.
   bool explain_with_callgrind = true;
+  // --shard K/N: only part K of the benchmarks both sides have, split by
+  // count in their order (an A/B has no stored costs every job shares); the
+  // run records the plan for `perfci merge`.
+  std::optional<ShardSpec> shard;
   // "pair 3/10 B: wall: 4 benchmarks, 12s elapsed, ~28s left"; none when unset.
   std::function<void(const std::string&)> progress;
 };
