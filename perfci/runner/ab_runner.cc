@@ -176,7 +176,8 @@ std::vector<stats::MetricSamples> Scheduler::samples_of(
                                          .metric = key.first + "/" + key.second,
                                          .policy = o_.policies.policy(n, key.first, key.second),
                                          .a = s.a,
-                                         .b = s.b});
+                                         .b = s.b,
+                                         .unpaired = false});
     }
   }
   return out;
