@@ -22,6 +22,7 @@
 #include "perfci/check/baseline_comparison.h"
 #include "perfci/check/comparability.h"
 #include "perfci/cli/commands.h"
+#include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/check_render.h"
 #include "perfci/report/html.h"
@@ -244,7 +245,12 @@ int run_check(const CheckArgs& a) {
   in.settings_json["build_dir"] = p.build_dir.string();
   in.settings_json["profile"] = p.profile;
   in.elapsed_seconds = m.elapsed_seconds;
+  std::vector<std::string> warnings = provenance_warnings(
+      "this run's binary", in.current.environment.value("build", nlohmann::json()),
+      in.current.context);
   perfci::Report rep = check::compare_with_baseline(std::move(in), p.check);
+  rep.warnings = std::move(warnings);
+  for (const auto& w : rep.warnings) fmt::print(stderr, "perfci check: warning: {}\n", w);
 
   fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
   std::error_code ec;

@@ -63,7 +63,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     if (counters) w.events = o.events;
     w.min_time = o.min_time;
     w.conditions = o.conditions;
-    auto wall = run_wall_meter(binary, names, w);
+    auto wall = run_wall_meter(binary, names, w, &results.context);
     for (std::size_t i = 0; i < names.size(); ++i) {
       BenchmarkResult& b = results.benchmarks[i];
       merge_error(b, wall[i].error);

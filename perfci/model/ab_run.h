@@ -67,6 +67,10 @@ struct AbRun {
   std::string order;           // "AB", "BA", ... per pair, confirmation included
   double elapsed_seconds = 0;
   nlohmann::json environment = nlohmann::json::object();  // from A's first trial
+  // Each side's Google Benchmark context (library_build_type, ...) from its
+  // first trial: the provenance warnings read it.
+  nlohmann::json context_a = nlohmann::json::object();
+  nlohmann::json context_b = nlohmann::json::object();
   std::vector<BenchmarkRun> benchmarks;
 };
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "perfci/stats/normal_distribution.h"
 #include "perfci/stats/descriptive.h"
+#include "perfci/stats/normal_distribution.h"
 
 namespace perfci::stats {
 namespace {
@@ -144,8 +144,8 @@ ShiftEstimate hodges_lehmann_shift(std::span<const double> a, std::span<const do
     double below = 0;  // P(U <= k - 1) * all
     while (k < counts.size() && (below + counts[k]) / all <= alpha / 2) below += counts[k++];
   } else {
-    const double lower = m * n / 2 - normal_quantile(1 - alpha / 2) *
-                                         std::sqrt(m * n * (m + n + 1) / 12);
+    const double lower =
+        m * n / 2 - normal_quantile(1 - alpha / 2) * std::sqrt(m * n * (m + n + 1) / 12);
     k = lower > 0 ? static_cast<std::size_t>(std::floor(lower)) : 0;
   }
   constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -52,7 +52,7 @@ struct ShiftEstimate {
   double estimate = 0;  // Hodges–Lehmann: median of b_j - a_i
   double lo = 0;        // -inf / +inf when the samples are too few for the level
   double hi = 0;
-  double level = 0;     // the interval's nominal confidence
+  double level = 0;  // the interval's nominal confidence
 };
 
 // Of b - a. Throws std::invalid_argument like rank_sum_test, or on a
