@@ -232,6 +232,9 @@ int run_check(const CheckArgs& a) {
   in.profile = p.profile;
   in.settings = p.settings;
   in.current = std::move(m.results);
+  if (in.current.context.contains("library_build_type"))
+    in.profile.build_flavour["gbench_library_build_type"] =
+        in.current.context["library_build_type"];
   in.contracts = m.contracts;
   in.commit = p.commit;
   in.dirty = p.dirty;
