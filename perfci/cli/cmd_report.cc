@@ -56,7 +56,13 @@ int run_report(const ReportArgs& a) {
     const std::string& path = a.paths.front();
     const nlohmann::json doc = load_json(path);
     if (is_benchmark_file(doc)) {
-      const GbenchFile f = parse_gbench_samples(doc.dump(), path);
+      GbenchFile f;
+      try {
+        f = parse_gbench_samples(doc.dump(), path);
+      } catch (const Error& e) {
+        throw Error(std::string(e.what()) + " (perfci report reads a " + kReportSchema +
+                    " report, a Google Benchmark JSON file or a " + kResultsSchema + " file)");
+      }
       text = a.format == "html" ? report::render_gbench_html(f, path)
                                 : report::render_gbench_markdown(f, path);
     } else {
