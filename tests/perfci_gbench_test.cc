@@ -334,6 +334,15 @@ TEST(PerfciGbenchErrors, BadInputIsExitTwoWithAClearMessage) {
   EXPECT_NE(r.err_tail.find("aggregate rows (mean, median, ...) only"), std::string::npos)
       << r.err_tail;
 
+  r = perfci_cli({"ab", "--a-json", agg.string(), "--b-json", agg.string(), "--pairs", "5"},
+                 dir.path());
+  EXPECT_EQ(r.exit_code, 2) << explain(r);
+  EXPECT_NE(r.err_tail.find("--pairs does not apply to --a-json/--b-json"), std::string::npos)
+      << r.err_tail;
+
+  r = perfci_cli({"ab", "--a-json", agg.string(), "--a", "x"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << explain(r);
+
   r = perfci_cli({"ab", "--a-json", agg.string()}, dir.path());
   EXPECT_EQ(r.exit_code, 2) << explain(r);
   EXPECT_NE(r.err_tail.find("--a-json and --b-json go together"), std::string::npos) << r.err_tail;

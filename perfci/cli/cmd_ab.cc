@@ -2,6 +2,8 @@
 // perfci ab --a-json A.json --b-json B.json: the unpaired A/B of two Google
 // Benchmark JSON files measured apart (app/gbench_ab.h).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "perfci/app/ab_session.h"
 #include "perfci/app/gbench_ab.h"
@@ -17,7 +19,8 @@ void add_ab_command(CLI::App& app, CommandRunner* runner) {
     std::string a_json, b_json;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("ab", "A/B of two benchmark binaries (or build folders)");
+  auto* cmd = app.add_subcommand(
+      "ab", "A/B of two benchmark binaries (or build folders), or of two Google Benchmark files");
   auto* a = cmd->add_option("--a", args->a, "Side A: a benchmark binary or a build folder");
   auto* b = cmd->add_option("--b", args->b, "Side B: a benchmark binary or a build folder");
   auto* aj = cmd->add_option("--a-json", args->a_json,
@@ -29,12 +32,22 @@ void add_ab_command(CLI::App& app, CommandRunner* runner) {
     json_side->excludes(b);
   }
   args->flags.add_to(cmd);
-  cmd->callback([runner, args] {
-    *runner = [args] {
+  cmd->callback([runner, args, cmd] {
+    // What measures or schedules trials means nothing for files already
+    // measured: refused rather than silently ignored.
+    std::vector<std::string> measuring;
+    for (const char* name :
+         {"--pairs", "--budget", "--warmup", "--confirm-pairs", "--meter", "--filter", "--min-time",
+          "--callgrind-iterations", "--pin", "--timeout", "--profile-source", "--no-contracts"})
+      if (cmd->get_option_no_throw(name) && cmd->count(name) > 0) measuring.push_back(name);
+    *runner = [args, measuring] {
       const bool files = !args->a_json.empty() || !args->b_json.empty();
       if (files) {
         if (args->a_json.empty() || args->b_json.empty())
           throw Error("ab: --a-json and --b-json go together (two Google Benchmark files)");
+        if (!measuring.empty())
+          throw Error("ab: " + measuring.front() +
+                      " does not apply to --a-json/--b-json: the files are measured already");
         return run_gbench_ab_session(args->flags, args->a_json, args->b_json, "ab");
       }
       if (args->a.empty() || args->b.empty())
