@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git clang-14 libclang-rt-14-dev clang-format-14
       libbenchmark-dev libgtest-dev libgmock-dev libpfm4-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libdw-dev libelf-dev libcapstone-dev libcli11-dev libfmt-dev
-      valgrind python3 libmd-dev chromium python3-jsonschema python3-yaml)
+      valgrind python3 libmd-dev chromium python3-jsonschema python3-yaml python3-numpy
+      python3-scipy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -38,7 +38,8 @@ Report merge_ab_parts(std::vector<ReportPart> parts) {
                         {{"the mode", [](const Report& r) { return r.mode; }},
                          {"side A", [](const Report& r) { return side_identity(r.a); }},
                          {"side B", [](const Report& r) { return side_identity(r.b); }},
-                         {"the seed", [](const Report& r) { return std::to_string(r.seed); }}});
+                         {"the seed", [](const Report& r) { return std::to_string(r.seed); }},
+                         {"the pairing", [](const Report& r) { return r.pairing; }}});
   sort_parts(parts);
   const ShardPlan plan = parts.front().report.shard->plan;
   stats::RunAnalysisOptions options;

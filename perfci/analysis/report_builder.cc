@@ -1,5 +1,7 @@
 #include "perfci/analysis/report_builder.h"
 
+#include <algorithm>
+
 #include "perfci/analysis/explanation.h"
 #include "perfci/env/build_info.h"
 #include "perfci/util/error.h"
@@ -9,15 +11,25 @@
 namespace perfci::analysis {
 namespace {
 
-void identify(Side& side) {
-  if (side.binary.empty()) return;
+// Fills the side's identity and returns its build facts (null when the
+// binary is not ELF or unreadable: the report still stands, without them).
+nlohmann::json identify(Side& side) {
+  if (side.binary.empty()) return nullptr;
   try {
     BuildInfo info = read_build_info(side.binary);
     side.build_id = info.build_id;
     side.compiler = info.producer;
+    return info;
   } catch (const Error&) {
-    // Not ELF or unreadable: the report still stands, without identity.
+    return nullptr;
   }
+}
+
+void add_warnings(Report& r, const std::string& label, const nlohmann::json& build,
+                  const nlohmann::json& context) {
+  for (std::string& w : provenance_warnings(label, build, context))
+    if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end())
+      r.warnings.push_back(std::move(w));
 }
 
 }  // namespace
@@ -63,8 +75,10 @@ Report build_report(ReportInputs in) {
   r.machine = std::move(in.machine);
   r.a = std::move(in.a);
   r.b = std::move(in.b);
-  identify(r.a);
-  identify(r.b);
+  const nlohmann::json build_a = identify(r.a);
+  const nlohmann::json build_b = identify(r.b);
+  add_warnings(r, "A", build_a, in.run.context_a);
+  add_warnings(r, "B", build_b, in.run.context_b);
   r.settings = std::move(in.settings);
   r.seed = in.run.seed;
   r.warmup = in.run.warmup;

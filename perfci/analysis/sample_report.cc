@@ -16,7 +16,8 @@ MetricRun metric(const std::string& bench, const std::string& kind, const std::s
                  std::vector<double> a, std::vector<double> b, double threshold,
                  bool deterministic) {
   stats::MetricSamples s{
-      bench, kind + "/" + name, {threshold, stats::Direction::kHigherIsWorse, deterministic}, a, b};
+      bench, kind + "/" + name, {threshold, stats::Direction::kHigherIsWorse, deterministic}, a, b,
+      false};
   auto oc = stats::analyze_run(std::span<const stats::MetricSamples>(&s, 1)).front();
   MetricRun m;
   m.kind = kind;

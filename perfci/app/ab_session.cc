@@ -138,6 +138,7 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   if (!f.md.empty()) write_file_atomic(f.md, md);
   if (!f.html.empty()) write_file_atomic(f.html, report::render_html(rep));
   if (!f.quiet) fmt::print("{}", md);
+  for (const auto& w : rep.warnings) fmt::print(stderr, "perfci {}: warning: {}\n", command, w);
   int rc = rep.exit_code();
   if (rep.counts.failed)
     fmt::print(stderr, "perfci {}: error: {} benchmark(s) failed:\n", command, rep.counts.failed);

@@ -7,6 +7,7 @@
 #include "perfci/app/contract_run.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/baseline/compiler_info.h"
+#include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/measure.h"
 #include "perfci/runner/cmake_build.h"
@@ -137,7 +138,10 @@ MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const c
   MeasuredSuite out;
   out.results = measure_binary(p.binary, m);
   nlohmann::json env = collect_fingerprint();
-  env["build"] = {{"producer", p.profile.toolchain.producer}, {"build_id", p.profile.build_id}};
+  BuildInfo build;
+  build.producer = p.profile.toolchain.producer;
+  build.build_id = p.profile.build_id;
+  env["build"] = build;  // with what the producer says of -O and sanitizers
   out.results.environment = env;
   if (p.config.raw.contains("contracts")) say(f, command, "checking the contracts on " + p.binary);
   out.contracts = check_config_contracts(p.config, p.binary);

@@ -97,6 +97,9 @@ Profile collect_profile(const std::string& binary, const ProfileOptions& o) {
   p.toolchain.compiler = compiler.name;
   p.toolchain.compiler_version = compiler.version;
   p.toolchain.producer = build.producer;
+  p.build_flavour = build;  // BuildInfo's JSON: what its producer and symbols say
+  p.build_flavour.erase("producer");
+  p.build_flavour.erase("build_id");
   if (!o.build_dir.empty()) {
     CMakeBuildSettings cmake = read_cmake_build_settings(o.build_dir);
     p.toolchain.build_type = cmake.build_type;
@@ -191,6 +194,7 @@ void to_json(json& j, const Profile& p) {
              {"logical_cpus", p.machine.logical_cpus},
              {"hostname", p.machine.hostname},
              {"kernel", p.machine.kernel}}}};
+  if (!p.build_flavour.empty()) j["build_flavour"] = p.build_flavour;
 }
 
 Profile profile_from_json(const json& j, const std::string& where) {
@@ -198,6 +202,7 @@ Profile profile_from_json(const json& j, const std::string& where) {
   Profile p;
   p.id = f.str("id", false);
   p.build_id = f.str("build_id");
+  if (f.has("build_flavour")) p.build_flavour = f.object("build_flavour");
   Fields t(f.object("toolchain"), f.where("toolchain"));
   p.toolchain.arch = t.str("arch", false);
   p.toolchain.os = t.str("os");

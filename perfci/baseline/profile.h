@@ -54,6 +54,14 @@ struct Profile {
   std::string build_id;  // of the measured binary: provenance only
   Toolchain toolchain;
   Machine machine;
+  // How the measured binary and its Google Benchmark library were built
+  // (issue 17): "optimization", "optimized", "sanitizers", "assertions" from
+  // env's build_flavour, and "gbench_library_build_type" from the run's
+  // Google Benchmark context once measured. Information only: never part of
+  // the id nor of compare_profiles, so every stored baseline still matches
+  // (the producer, which holds the flags, is compared already). Written only
+  // when non-empty.
+  nlohmann::json build_flavour = nlohmann::json::object();
 };
 
 struct ProfileOptions {

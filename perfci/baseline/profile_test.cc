@@ -89,5 +89,28 @@ TEST(Profile, CollectedFromThisTestBinary) {
   EXPECT_EQ(p.id.rfind(p.toolchain.arch + "-", 0), 0u) << p.id;
 }
 
+// The build flavour is information: it is collected and kept, and neither
+// the id nor the comparison sees it, so stored baselines keep matching.
+TEST(Profile, BuildFlavourIsKeptButNeverCompared) {
+  Profile p =
+      collect_profile(std::filesystem::canonical("/proc/self/exe").string(), {{"libc"}, {}});
+  ASSERT_TRUE(p.build_flavour.contains("optimization")) << p.build_flavour;
+  ASSERT_TRUE(p.build_flavour.contains("assertions")) << p.build_flavour;
+  EXPECT_FALSE(p.build_flavour.contains("producer")) << "the toolchain has it already";
+
+  Profile q = fixtures::sample_profile();
+  const std::string id = q.id;
+  Profile r = q;
+  r.build_flavour = {{"optimization", "-O0"}, {"gbench_library_build_type", "debug"}};
+  EXPECT_TRUE(compare_profiles(q, r).toolchain_matches());
+  EXPECT_TRUE(compare_profiles(q, r).machine_matches());
+  EXPECT_EQ(profile_id(r.toolchain), profile_id(q.toolchain));
+  const nlohmann::json j = r;
+  EXPECT_EQ(j.at("build_flavour").at("gbench_library_build_type"), "debug");
+  EXPECT_EQ(profile_from_json(j, "b.json: profile").build_flavour, r.build_flavour);
+  EXPECT_FALSE(nlohmann::json(q).contains("build_flavour")) << "written only when known";
+  EXPECT_EQ(q.id, id);
+}
+
 }  // namespace
 }  // namespace perfci::baseline

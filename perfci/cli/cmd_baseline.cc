@@ -95,6 +95,8 @@ int run_update(const UpdateArgs& a) {
 
   baseline::Baseline b;
   b.profile = p.profile;
+  if (m.results.context.contains("library_build_type"))
+    b.profile.build_flavour["gbench_library_build_type"] = m.results.context["library_build_type"];
   b.provenance = {p.commit, p.dirty, utc_timestamp(), reason, tool_version()};
   b.settings = p.settings;
   b.contracts = m.contracts;

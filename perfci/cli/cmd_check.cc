@@ -24,6 +24,7 @@
 #include "perfci/check/baseline_comparison.h"
 #include "perfci/check/comparability.h"
 #include "perfci/cli/commands.h"
+#include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/check_render.h"
 #include "perfci/report/html.h"
@@ -247,6 +248,9 @@ int run_check(const CheckArgs& a) {
   in.profile = p.profile;
   in.settings = p.settings;
   in.current = std::move(m.results);
+  if (in.current.context.contains("library_build_type"))
+    in.profile.build_flavour["gbench_library_build_type"] =
+        in.current.context["library_build_type"];
   in.contracts = m.contracts;
   in.commit = p.commit;
   in.dirty = p.dirty;
@@ -261,8 +265,13 @@ int run_check(const CheckArgs& a) {
   in.settings_json["profile"] = p.profile;
   if (shard) in.settings_json["shard"] = format_shard(shard->spec);
   in.elapsed_seconds = m.elapsed_seconds;
+  std::vector<std::string> warnings = provenance_warnings(
+      "this run's binary", in.current.environment.value("build", nlohmann::json()),
+      in.current.context);
   perfci::Report rep = check::compare_with_baseline(std::move(in), p.check);
   rep.shard = shard;
+  rep.warnings = std::move(warnings);
+  for (const auto& w : rep.warnings) fmt::print(stderr, "perfci check: warning: {}\n", w);
 
   fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
   std::error_code ec;

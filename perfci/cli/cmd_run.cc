@@ -1,7 +1,9 @@
 // perfci run: measure one benchmark binary once with the chosen meters and
-// write the results record (perfci/model/results.h).
+// write the results record (perfci/model/results.h), or with --format gbench
+// a Google Benchmark JSON file (perfci/model/gbench_json.h).
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "perfci/app/run_settings.h"
@@ -9,7 +11,9 @@
 #include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/measure.h"
+#include "perfci/model/gbench_json.h"
 #include "perfci/util/error.h"
+#include "perfci/util/files.h"
 
 namespace perfci::cli {
 namespace {
@@ -18,6 +22,7 @@ struct RunArgs {
   CommonFlags flags;
   TargetOptions target;
   std::string out;
+  std::string format = "perfci";  // of --out: perfci (perfci.results/1) or gbench
 };
 
 std::string format_ns(double ns) {
@@ -69,6 +74,13 @@ int run(const RunArgs& a) {
   std::string binary = a.target.resolve_binary(a.flags, config);
 
   MeasureOptions m = measure_options(suite, a.flags, measure_defaults(config));
+  const bool gbench = a.format == "gbench";
+  // Google Benchmark's format has no way to say "not timed": refuse before
+  // measuring rather than after.
+  if (gbench && std::find(m.meters.begin(), m.meters.end(), "wall") == m.meters.end())
+    throw Error(
+        "--format gbench needs the wall meter (Google Benchmark's format has real_time and "
+        "cpu_time for every benchmark): add wall to --meters");
   if (show_progress(a.flags.quiet)) m.progress = progress_printer("run");
 
   RunResults results = measure_binary(binary, m);
@@ -79,8 +91,19 @@ int run(const RunArgs& a) {
     env["build"] = nullptr;  // a script wrapper, not ELF: still measurable
   }
   results.environment = env;
-  if (!a.out.empty()) save_run_results(results, a.out);
-  if (!a.flags.quiet) print_summary(results);
+  for (const std::string& w :
+       provenance_warnings("the measured binary", env["build"], results.context))
+    fmt::print(stderr, "perfci run: warning: {}\n", w);
+  if (gbench) {
+    const std::string text = to_gbench_json(results).dump(2) + "\n";
+    if (a.out.empty())
+      fmt::print("{}", text);  // stdout is the file: no summary
+    else
+      write_file_atomic(a.out, text);
+  } else if (!a.out.empty()) {
+    save_run_results(results, a.out);
+  }
+  if (!a.flags.quiet && !(gbench && a.out.empty())) print_summary(results);
   std::size_t failed = 0;
   for (const auto& b : results.benchmarks) failed += b.failed();
   if (failed) {
@@ -99,6 +122,10 @@ void add_run_command(CLI::App& app, CommandRunner* runner) {
   add_common_flags(cmd, args->flags, kRunFlags);
   args->target.add_to(cmd);
   cmd->add_option("--out", args->out, "Write the results JSON here");
+  cmd->add_option("--format", args->format,
+                  "Format of --out: perfci (perfci.results/1, default) or gbench (Google "
+                  "Benchmark's JSON, for compare.py and other GB tools; stdout without --out)")
+      ->check(CLI::IsMember({"perfci", "gbench"}));
   cmd->callback([runner, args] { *runner = [args] { return run(*args); }; });
 }
 

@@ -68,5 +68,53 @@ TEST(BuildInfo, ReadsProducerAndBuildIdOfThisBinary) {
   EXPECT_THROW(read_build_info("/nonexistent"), Error);
 }
 
+TEST(BuildInfo, FlavourReadsOptimisationAndSanitizersFromTheProducer) {
+  BuildInfo info;
+  info.producer = "GNU C++20 12.2.0 -mtune=generic -march=x86-64 -g -O2 -std=c++20";
+  BuildFlavour f = build_flavour(info);
+  EXPECT_EQ(f.optimization, "-O2");
+  EXPECT_EQ(f.optimized, true);
+  ASSERT_TRUE(f.sanitizers.has_value());
+  EXPECT_TRUE(f.sanitizers->empty());
+  EXPECT_EQ(f.assertions, "unknown") << "no __assert_fail is no proof of NDEBUG";
+
+  info.producer = "GNU C++20 12.2.0 -g -O1 -fsanitize=address,undefined -fno-sanitize=undefined";
+  info.calls_assert_fail = true;
+  f = build_flavour(info);
+  EXPECT_EQ(f.optimization, "-O1");
+  EXPECT_EQ(f.sanitizers, (std::vector<std::string>{"address"}));
+  EXPECT_EQ(f.assertions, "compiled-in");
+
+  // GCC records every option and defaults to -O0.
+  info.producer = "GNU C++20 12.2.0 -g";
+  EXPECT_EQ(build_flavour(info).optimization, "-O0");
+  EXPECT_EQ(build_flavour(info).optimized, false);
+
+  // clang records none: unknown, never guessed.
+  info.producer = "Debian clang version 14.0.6";
+  f = build_flavour(info);
+  EXPECT_TRUE(f.optimization.empty());
+  EXPECT_FALSE(f.optimized.has_value());
+  EXPECT_FALSE(f.sanitizers.has_value());
+  const nlohmann::json j = info;
+  EXPECT_TRUE(j.at("optimized").is_null());
+  EXPECT_TRUE(j.at("sanitizers").is_null());
+}
+
+TEST(BuildInfo, ProvenanceWarningsNameDebugLibrariesAndUnoptimisedBinaries) {
+  BuildInfo info;
+  info.producer = "GNU C++20 12.2.0 -g -O0 -fsanitize=address";
+  const nlohmann::json build = info;
+  const auto w = provenance_warnings("A", build, {{"library_build_type", "debug"}});
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NE(w[0].find("A: Google Benchmark's library was built as debug"), std::string::npos);
+  EXPECT_NE(w[1].find("A was compiled without optimisation (-O0)"), std::string::npos);
+  EXPECT_NE(w[2].find("-fsanitize=address"), std::string::npos);
+
+  info.producer = "GNU C++20 12.2.0 -g -O2";
+  EXPECT_TRUE(provenance_warnings("A", info, {{"library_build_type", "release"}}).empty());
+  EXPECT_TRUE(provenance_warnings("A", nullptr, nlohmann::json::object()).empty());
+}
+
 }  // namespace
 }  // namespace perfci

@@ -38,6 +38,8 @@ const std::set<std::string>& standard_fields() {
                                             "aggregate_unit",
                                             "error_occurred",
                                             "error_message",
+                                            "skipped",
+                                            "skip_message",
                                             "label",
                                             "bytes_per_second",
                                             "items_per_second",
@@ -68,7 +70,11 @@ std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::str
     if (f.has("run_name") && b["run_name"].is_string()) name = f.str("run_name");
     GbenchRun run;
     run.name = name;
-    if (f.has("error_occurred") && f.boolean("error_occurred")) {
+    if (f.has("skipped") && f.boolean("skipped") &&
+        !(f.has("error_occurred") && f.boolean("error_occurred"))) {
+      run.error = "skipped by the benchmark: " +
+                  (f.has("skip_message") ? f.str("skip_message") : std::string("(no message)"));
+    } else if (f.has("error_occurred") && f.boolean("error_occurred")) {
       run.error = "the benchmark reported an error: " +
                   (f.has("error_message") ? f.str("error_message") : std::string("(no message)"));
     } else {
@@ -109,6 +115,101 @@ std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::str
     prev.iterations += run.iterations;
   }
   return runs;
+}
+
+json parse_gbench_context(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(origin + ": Google Benchmark output is not valid JSON: " + e.what());
+  }
+  Fields top(doc, origin);
+  if (!top.has("context")) return json::object();
+  if (!top.at("context").is_object()) top.fail("context", "expected an object");
+  return top.at("context");
+}
+
+bool is_gbench_document(const json& doc) {
+  return doc.is_object() && !doc.contains("schema") && doc.contains("benchmarks") &&
+         doc["benchmarks"].is_array() && doc.contains("context") && doc["context"].is_object();
+}
+
+GbenchFile parse_gbench_samples(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(origin + ": not valid JSON: " + e.what());
+  }
+  Fields top(doc, origin);
+  GbenchFile file;
+  if (top.has("context")) {
+    if (!top.at("context").is_object()) top.fail("context", "expected an object");
+    file.context = top.at("context");
+  }
+  std::map<std::string, std::size_t> index;
+  const json& list = top.array("benchmarks");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& b = list[i];
+    Fields f(b, top.where("benchmarks", i));
+    std::string name = f.str("name");
+    if (f.has("run_name")) name = f.str("run_name");
+    if (name.empty()) f.fail("name", "empty");
+    auto [it, added] = index.try_emplace(name, file.benchmarks.size());
+    if (added) {
+      file.benchmarks.emplace_back();
+      file.benchmarks.back().name = name;
+    }
+    GbenchSamples& s = file.benchmarks[it->second];
+    const std::string type = f.has("run_type") ? f.str("run_type") : "iteration";
+    if (type == "aggregate") {
+      ++s.aggregates;
+      continue;
+    }
+    if (type != "iteration") f.fail("run_type", "expected \"iteration\" or \"aggregate\"");
+    if (f.has("error")) {  // a perfci results file's failed benchmark
+      s.error = f.str("error");
+      continue;
+    }
+    const bool error = f.has("error_occurred") && f.boolean("error_occurred");
+    if (error) {
+      s.error = "the benchmark reported an error: " +
+                (f.has("error_message") ? f.str("error_message") : std::string("(no message)"));
+      continue;
+    }
+    if (f.has("skipped") && f.boolean("skipped")) {
+      s.skipped = f.has("skip_message")    ? f.str("skip_message")
+                  : f.has("error_message") ? f.str("error_message")
+                                           : std::string("(no message)");
+      continue;
+    }
+    double unit = 1;
+    if (f.has("time_unit")) {
+      std::string u = f.str("time_unit");
+      auto known = ns_per_unit(u);
+      if (!known) f.fail("time_unit", "unknown time unit '" + u + "' (ns, us, ms or s)");
+      unit = *known;
+    }
+    if (!f.has("real_time"))
+      f.fail("real_time",
+             "missing: the benchmark has no wall time (measured without the wall "
+             "meter?)");
+    s.iterations.push_back(static_cast<std::int64_t>(f.count("iterations")));
+    s.real_time_ns.push_back(f.num("real_time") * unit);
+    s.cpu_time_ns.push_back(f.num("cpu_time") * unit);
+    for (const auto& [key, value] : b.items())
+      if (value.is_number() && !standard_fields().count(key))
+        s.counters[key].push_back(value.get<double>());
+  }
+  for (const GbenchSamples& s : file.benchmarks) {
+    if (s.real_time_ns.empty() && s.error.empty() && s.skipped.empty() && s.aggregates > 0)
+      throw Error(origin + ": benchmark " + s.name +
+                  " has aggregate rows (mean, median, ...) only, no repetitions: run it "
+                  "without --benchmark_report_aggregates_only so that each repetition is a "
+                  "sample");
+  }
+  return file;
 }
 
 std::vector<CounterResult> counters_from_gbench(const GbenchRun& run,

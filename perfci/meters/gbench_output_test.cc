@@ -46,6 +46,80 @@ TEST(GbenchOutput, ParsesTimesPerIterationInNanoseconds) {
   EXPECT_EQ(runs[3].counters.count("items_per_second"), 0u);
 }
 
+TEST(GbenchOutput, ContextIsKept) {
+  EXPECT_EQ(parse_gbench_context(kJson, "out.json"), (nlohmann::json{{"date", "x"}}));
+  EXPECT_TRUE(parse_gbench_context(R"({"benchmarks": []})", "out.json").empty());
+  EXPECT_THROW(parse_gbench_context(R"({"context": 3, "benchmarks": []})", "out.json"), Error);
+}
+
+// Each repetition a sample; aggregates skipped; a skipped benchmark (GB
+// 1.8) and one with an error are told apart, and neither gets a sample.
+constexpr const char* kRepetitions = R"({
+  "context": {"library_build_type": "debug", "json_schema_version": 1},
+  "benchmarks": [
+    {"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 0, "iterations": 10, "real_time": 1.0, "cpu_time": 0.9,
+     "time_unit": "us", "items": 4},
+    {"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 1, "iterations": 12, "real_time": 1.1, "cpu_time": 1.0,
+     "time_unit": "us", "items": 5},
+    {"name": "BM_x", "run_name": "BM_x", "run_type": "iteration", "repetitions": 3,
+     "repetition_index": 2, "iterations": 11, "real_time": 1.2, "cpu_time": 1.1,
+     "time_unit": "us", "items": 6},
+    {"name": "BM_x_mean", "run_name": "BM_x", "run_type": "aggregate", "aggregate_name": "mean",
+     "iterations": 3, "real_time": 1.1, "cpu_time": 1.0, "time_unit": "us"},
+    {"name": "BM_skip", "run_name": "BM_skip", "run_type": "iteration", "skipped": true,
+     "skip_message": "needs a GPU", "iterations": 0, "real_time": 0, "cpu_time": 0,
+     "time_unit": "ns"},
+    {"name": "BM_err", "run_name": "BM_err", "run_type": "iteration", "error_occurred": true,
+     "error_message": "no database", "iterations": 0, "real_time": 0, "cpu_time": 0,
+     "time_unit": "ns"}
+  ]})";
+
+TEST(GbenchOutput, SamplesKeepEveryRepetition) {
+  const GbenchFile f = parse_gbench_samples(kRepetitions, "a.json");
+  EXPECT_EQ(f.context.at("library_build_type"), "debug");
+  ASSERT_EQ(f.benchmarks.size(), 3u);
+  const GbenchSamples& x = f.benchmarks[0];
+  EXPECT_EQ(x.name, "BM_x");
+  EXPECT_EQ(x.real_time_ns, (std::vector<double>{1000.0, 1100.0, 1200.0}));
+  EXPECT_EQ(x.cpu_time_ns.size(), 3u);
+  EXPECT_EQ(x.iterations, (std::vector<std::int64_t>{10, 12, 11}));
+  EXPECT_EQ(x.counters.at("items"), (std::vector<double>{4, 5, 6}));
+  EXPECT_EQ(x.aggregates, 1);
+  EXPECT_TRUE(x.error.empty());
+  EXPECT_EQ(f.benchmarks[1].skipped, "needs a GPU");
+  EXPECT_TRUE(f.benchmarks[1].real_time_ns.empty()) << "a skipped benchmark is not a zero";
+  EXPECT_TRUE(f.benchmarks[1].error.empty());
+  EXPECT_NE(f.benchmarks[2].error.find("no database"), std::string::npos);
+  EXPECT_TRUE(f.benchmarks[2].real_time_ns.empty()) << "a failed benchmark is not a zero";
+}
+
+TEST(GbenchOutput, AggregatesOnlyAreAnErrorNamingTheBenchmark) {
+  const char* only = R"({"context": {}, "benchmarks": [
+    {"name": "BM_x_mean", "run_name": "BM_x", "run_type": "aggregate", "aggregate_name": "mean",
+     "iterations": 3, "real_time": 1.1, "cpu_time": 1.0, "time_unit": "us"}]})";
+  try {
+    parse_gbench_samples(only, "a.json");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a.json: benchmark BM_x has aggregate rows"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_gbench_samples("{", "a.json"), Error);
+  EXPECT_THROW(
+      parse_gbench_samples(R"({"benchmarks": [{"name": "x", "run_type": "odd"}]})", "a.json"),
+      Error);
+}
+
+TEST(GbenchOutput, RecognisesGoogleBenchmarkDocuments) {
+  EXPECT_TRUE(is_gbench_document(nlohmann::json::parse(kRepetitions)));
+  EXPECT_FALSE(is_gbench_document(
+      nlohmann::json{{"schema", "perfci.results/1"}, {"context", {}}, {"benchmarks", {}}}));
+  EXPECT_FALSE(is_gbench_document(nlohmann::json{{"benchmarks", {}}}));
+}
+
 TEST(GbenchOutput, HookCountersBecomeCounterResultsWithStatuses) {
   auto runs = parse_gbench_json(kJson, "out.json");
   auto cs = counters_from_gbench(runs[0], {"task-clock", "instructions", "cycles", "page-faults",

@@ -86,7 +86,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     w.min_time = o.min_time;
     w.conditions = o.conditions;
     const auto start = std::chrono::steady_clock::now();
-    auto wall = run_wall_meter(binary, names, w);
+    auto wall = run_wall_meter(binary, names, w, &results.context);
     const double wall_seconds = seconds_since(start);
     for (std::size_t i = 0; i < names.size(); ++i) {
       BenchmarkResult& b = results.benchmarks[i];

@@ -26,6 +26,7 @@ struct Attempt {
   bool ok = false;
   std::string error;
   std::vector<GbenchRun> runs;
+  nlohmann::json context = nlohmann::json::object();
 };
 
 Attempt run_once(const std::string& binary, const std::vector<std::string>& names,
@@ -48,7 +49,9 @@ Attempt run_once(const std::string& binary, const std::vector<std::string>& name
     a.error = failure_message(binary, r);
     return a;
   }
-  a.runs = parse_gbench_json(read_file(out_file), binary + " (benchmark JSON)");
+  const std::string text = read_file(out_file);
+  a.runs = parse_gbench_json(text, binary + " (benchmark JSON)");
+  a.context = parse_gbench_context(text, binary + " (benchmark JSON)");
   a.ok = true;
   return a;
 }
@@ -77,10 +80,14 @@ BenchmarkResult to_result(const GbenchRun& run, const WallOptions& o) {
 
 std::vector<BenchmarkResult> run_wall_meter(const std::string& binary,
                                             const std::vector<std::string>& names,
-                                            const WallOptions& options) {
+                                            const WallOptions& options, nlohmann::json* context) {
   std::vector<BenchmarkResult> out;
   if (names.empty()) return out;
   Attempt all = run_once(binary, names, options);
+  auto keep_context = [&](const Attempt& a) {
+    if (context && context->empty() && !a.context.empty()) *context = a.context;
+  };
+  keep_context(all);
   for (const auto& name : names) {
     const GbenchRun* found = nullptr;
     if (all.ok)
@@ -92,6 +99,7 @@ std::vector<BenchmarkResult> run_wall_meter(const std::string& binary,
     }
     // Isolate: which benchmark took the process down (or went missing)?
     Attempt alone = run_once(binary, {name}, options);
+    keep_context(alone);
     BenchmarkResult b;
     b.name = name;
     if (!alone.ok) {

@@ -4,6 +4,7 @@
 // culprit is marked failed.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,9 +21,12 @@ struct WallOptions {
 };
 
 // One result per name, in order. A benchmark that crashes, times out or
-// reports an error has `error` set.
+// reports an error has `error` set. `context`, when given, receives the
+// binary's Google Benchmark context (library_build_type, ...) from the first
+// run that wrote one.
 std::vector<BenchmarkResult> run_wall_meter(const std::string& binary,
                                             const std::vector<std::string>& names,
-                                            const WallOptions& options);
+                                            const WallOptions& options,
+                                            nlohmann::json* context = nullptr);
 
 }  // namespace perfci

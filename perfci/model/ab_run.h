@@ -68,7 +68,11 @@ struct AbRun {
   std::string order;           // "AB", "BA", ... per pair, confirmation included
   double elapsed_seconds = 0;
   nlohmann::json environment = nlohmann::json::object();  // from A's first trial
-  std::optional<ShardPlan> shard_plan;                    // a --shard run: the whole split
+  // Each side's Google Benchmark context (library_build_type, ...) from its
+  // first trial: the provenance warnings read it.
+  nlohmann::json context_a = nlohmann::json::object();
+  nlohmann::json context_b = nlohmann::json::object();
+  std::optional<ShardPlan> shard_plan;  // a --shard run: the whole split
   std::vector<BenchmarkRun> benchmarks;
 };
 

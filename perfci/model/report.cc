@@ -419,7 +419,9 @@ void to_json(json& j, const Report& v) {
         {"pairs", v.pairs},
         {"confirmation_pairs", v.confirmation_pairs},
         {"order", v.order},
-        {"elapsed_s", v.elapsed_seconds}}},
+        {"elapsed_s", v.elapsed_seconds},
+        {"pairing", v.pairing}}},
+      {"warnings", v.warnings},
       {"summary",
        {{"outcome", v.check ? stats::to_string(v.check->outcome) : stats::to_string(v.verdict)},
         {"verdict", stats::to_string(v.verdict)},
@@ -468,6 +470,11 @@ Report report_from_json(const json& j, const std::string& origin) {
     r.confirmation_pairs = run.at("confirmation_pairs").get<int>();
     r.order = run.at("order").get<std::string>();
     r.elapsed_seconds = run.at("elapsed_s").get<double>();
+    r.pairing = run.value("pairing", "paired");
+    if (r.pairing != "paired" && r.pairing != "unpaired")
+      throw Error("pairing: expected \"paired\" or \"unpaired\", got \"" + r.pairing + "\"");
+    where = "warnings";
+    r.warnings = j.value("warnings", std::vector<std::string>{});
     where = "summary";
     const json& s = j.at("summary");
     std::string verdict = s.at("verdict").get<std::string>();

@@ -199,6 +199,13 @@ struct Report {
   int confirmation_pairs = 0;
   std::string order;
   double elapsed_seconds = 0;
+  // "paired": interleaved A/B pairs (ab, aa, compare, check); "unpaired": two
+  // Google Benchmark files measured apart (ab --a-json/--b-json), repetitions
+  // as samples, compared by the rank-sum test. JSON: run.pairing.
+  std::string pairing = "paired";
+  // What makes the numbers less than they seem: a debug Google Benchmark
+  // library, an unoptimised or sanitized binary, benchmarks not compared.
+  std::vector<std::string> warnings;
   std::vector<BenchmarkReport> benchmarks;
   std::vector<ContractChange> contract_changes;  // all, whatever benchmark they name
   std::vector<OracleGap> oracle_gaps;

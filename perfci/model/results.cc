@@ -82,6 +82,14 @@ void to_json(json& j, const BenchmarkResult& v) {
   if (!v.error.empty()) j["error"] = v.error;
   if (v.real_time_ns) j["real_time_ns"] = *v.real_time_ns;
   if (v.cpu_time_ns) j["cpu_time_ns"] = *v.cpu_time_ns;
+  if (v.real_time_ns && v.cpu_time_ns && v.error.empty()) {
+    // Google Benchmark's names for the same numbers (see results.h).
+    j["run_name"] = v.name;
+    j["run_type"] = "iteration";
+    j["real_time"] = *v.real_time_ns;
+    j["cpu_time"] = *v.cpu_time_ns;
+    j["time_unit"] = "ns";
+  }
   if (v.transactions_per_iteration) j["transactions_per_iteration"] = *v.transactions_per_iteration;
   if (!v.counters.empty()) j["counters"] = v.counters;
   if (v.callgrind) j["callgrind"] = *v.callgrind;
@@ -94,6 +102,7 @@ void to_json(json& j, const RunResults& v) {
            {"binary", v.binary},        {"meters", v.meters},
            {"events", v.events},        {"environment", v.environment},
            {"benchmarks", v.benchmarks}};
+  if (!v.context.empty()) j["context"] = v.context;
 }
 
 namespace {
@@ -199,6 +208,10 @@ RunResults run_results_from_json(const json& j, const std::string& origin) {
       r.events.push_back(e.get<std::string>());
     }
   if (f.has("environment")) r.environment = f.at("environment");
+  if (f.has("context")) {
+    if (!f.at("context").is_object()) f.fail("context", "expected an object");
+    r.context = f.at("context");
+  }
   const json& bs = f.array("benchmarks");
   for (std::size_t i = 0; i < bs.size(); ++i)
     r.benchmarks.push_back(benchmark_result_from_json(bs[i], f.where("benchmarks", i)));

@@ -9,11 +9,15 @@
 //   "meters": ["wall", "counters", "callgrind", "profile"],
 //   "events": ["instructions", "task-clock"],
 //   "environment": { ... perfci env --json ... },
+//   "context": { ... },   // the binary's own Google Benchmark context (wall meter)
 //   "benchmarks": [{
 //     "name": "engine/point_lookup",
 //     "error": "killed by signal 11 ...",           // only when it failed
 //     "iterations": 123456,
 //     "real_time_ns": 812.5, "cpu_time_ns": 810.1,  // per iteration (wall meter)
+//     "run_name": "engine/point_lookup", "run_type": "iteration",  // with wall times:
+//     "real_time": 812.5, "cpu_time": 810.1, "time_unit": "ns",    //   Google Benchmark's
+//                                                                  //   spelling of them
 //     "transactions_per_iteration": 4,              // when the hook had a divisor
 //     "counters": [{"event": "task-clock", "status": "ok", "per_iteration": 811.0,
 //                   "per_transaction": 202.7, "scale": 1.0},
@@ -29,7 +33,13 @@
 // }
 //
 // Absent meters leave their fields out; a counter without a value never
-// carries one (its status says why).
+// carries one (its status says why). The Google Benchmark spellings
+// ("context", "run_name", "run_type", "real_time", "cpu_time", "time_unit")
+// make the file one that google/benchmark's tools/compare.py reads as it
+// reads a --benchmark_out file, as long as every benchmark has wall times
+// (compare.py has no notion of a failed or untimed benchmark; `perfci run
+// --format gbench`, gbench_json.h, writes a pure Google Benchmark file).
+// They repeat real_time_ns / cpu_time_ns, which remain what perfci reads.
 #pragma once
 
 #include <cstdint>
@@ -118,6 +128,9 @@ struct RunResults {
   std::vector<std::string> meters;
   std::vector<std::string> events;
   nlohmann::json environment = nlohmann::json::object();
+  // The binary's Google Benchmark "context" (library_build_type, caches,
+  // num_cpus, ...) as its JSON output had it; empty without the wall meter.
+  nlohmann::json context = nlohmann::json::object();
   std::vector<BenchmarkResult> benchmarks;
 
   const BenchmarkResult* find(std::string_view name) const;

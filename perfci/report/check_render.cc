@@ -134,6 +134,7 @@ std::string render_check_markdown(const Report& r) {
                       markdown_cell(c.not_gated_reason));
   md += lead(r) + "\n\n";
   md += shard_markdown(r);
+  for (const auto& w : r.warnings) md += "> **warning**: " + markdown_cell(w) + "\n\n";
   if (c.reference && c.reference->error.empty())
     md += fmt::format(
         "Callgrind Ir is gated against `{}` ({}), built{} and counted on this runner, because "
@@ -296,6 +297,7 @@ std::string render_check_html(const Report& r) {
       r.check->outcome == stats::CheckOutcome::kNotGated ? "error" : outcome;
   h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span>{}</h1>\n", outcome_class,
                    outcome, html_escape(shard_headline(r)));
+  for (const auto& w : r.warnings) h += "<p><b>warning</b>: " + html_escape(w) + "</p>\n";
   if (!c.not_gated_reason.empty())
     h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n",
                      stats::exit_code(stats::CheckOutcome::kNotGated),
@@ -382,7 +384,7 @@ std::string render_check_html(const Report& r) {
     for (const auto& m : b->run.metrics)
       if (m.decision.verdict == stats::Verdict::kRegressed ||
           m.decision.verdict == stats::Verdict::kImproved)
-        h += render_strip_plot({b->run.name + " — " + metric_label(m), m.metric, m.a, m.b});
+        h += render_strip_plot({b->run.name + " — " + metric_label(m), m.metric, m.a, m.b, "pair"});
   }
   h += "</body>\n</html>\n";
   return h;

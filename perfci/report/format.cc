@@ -77,4 +77,12 @@ std::string markdown_symbol_table(const Explanation& e, const std::string& a_lab
   return md;
 }
 
+std::string unpaired_sentence() {
+  return "Unpaired: two Google Benchmark files measured apart, not interleaved; each repetition "
+         "is a sample. Compared with the rank-sum (Mann-Whitney U) test and the "
+         "Hodges-Lehmann interval of the ratio; a change of the machine between the two runs "
+         "looks the same as a change of the code, and nothing here tells what interleaved "
+         "pairs (perfci ab --a/--b) would show.";
+}
+
 }  // namespace perfci::report

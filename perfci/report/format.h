@@ -35,4 +35,8 @@ std::string markdown_cell(const std::string& s);
 std::string markdown_symbol_table(const Explanation& e, const std::string& a_label,
                                   const std::string& b_label);
 
+// The sentence an unpaired report (two Google Benchmark files) opens with:
+// what was compared, how, and what it cannot say.
+std::string unpaired_sentence();
+
 }  // namespace perfci::report

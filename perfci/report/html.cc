@@ -71,12 +71,25 @@ std::string render_html(const Report& r) {
       html_escape(std::string(stats::to_string(r.verdict))),
       html_escape(std::string(stats::to_string(r.verdict))), html_escape(shard_headline(r)));
   h += shard_html(r);
-  h += fmt::format(
-      "<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed. {} pairs{}, seed {}, "
-      "{:.0f} s; created {}.</p>\n",
-      r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy, r.counts.failed,
-      r.pairs, r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
-      r.seed, r.elapsed_seconds, html_escape(r.created));
+  if (r.pairing == "unpaired")
+    h += fmt::format(
+        "<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed; created {}.</p>\n"
+        "<p class=\"pairing\">{}</p>\n",
+        r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy, r.counts.failed,
+        html_escape(r.created), html_escape(unpaired_sentence()));
+  else
+    h += fmt::format(
+        "<p>{} regressed, {} improved, {} unchanged, {} noisy, {} failed. {} pairs{}, seed {}, "
+        "{:.0f} s; created {}.</p>\n",
+        r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy, r.counts.failed,
+        r.pairs,
+        r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
+        r.seed, r.elapsed_seconds, html_escape(r.created));
+  if (!r.warnings.empty()) {
+    h += "<ul class=\"warnings\">\n";
+    for (const auto& w : r.warnings) h += "<li><b>warning</b>: " + html_escape(w) + "</li>\n";
+    h += "</ul>\n";
+  }
   h += "<ul>\n";
   for (const Side* s : {&r.a, &r.b}) {
     h += fmt::format("<li><b>{}</b>: {}", html_escape(s->label), html_escape(side_description(*s)));
@@ -141,7 +154,8 @@ std::string render_html(const Report& r) {
             "change {}.</p>\n",
             m.noise->pair_noise * 100, m.noise->p95_abs_change * 100,
             html_escape(format_change(m.noise->detectable_effect)));
-      h += render_strip_plot({title, m.metric, m.a, m.b});
+      h += render_strip_plot(
+          {title, m.metric, m.a, m.b, r.pairing == "unpaired" ? "repetition" : "pair"});
     }
     if (b->explanation) {
       const Explanation& e = *b->explanation;

@@ -15,6 +15,7 @@ std::string render_markdown(const Report& r) {
   if (r.check) return render_check_markdown(r);
   std::string md;
   bool aa = r.mode == "aa";
+  const bool unpaired = r.pairing == "unpaired";
   md += fmt::format("## perfci {}: **{}**{}\n\n", aa ? "A/A (noise)" : "A/B",
                     stats::to_string(r.verdict), shard_headline(r));
   md += shard_markdown(r);
@@ -27,10 +28,15 @@ std::string render_markdown(const Report& r) {
   if (r.settings.contains("meters"))
     for (const auto& m : r.settings["meters"])
       meters += (meters.empty() ? "" : ", ") + m.get<std::string>();
-  md += fmt::format(
-      "- {} pairs{} after {} warm-up trial(s) per side, seed {}, meters {}, {:.0f} s\n\n", r.pairs,
-      r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
-      r.warmup, r.seed, meters.empty() ? "-" : meters, r.elapsed_seconds);
+  if (r.pairing == "unpaired")
+    md += "- " + unpaired_sentence() + "\n\n";
+  else
+    md += fmt::format(
+        "- {} pairs{} after {} warm-up trial(s) per side, seed {}, meters {}, {:.0f} s\n\n",
+        r.pairs,
+        r.confirmation_pairs ? fmt::format(" (+{} confirmation)", r.confirmation_pairs) : "",
+        r.warmup, r.seed, meters.empty() ? "-" : meters, r.elapsed_seconds);
+  for (const auto& w : r.warnings) md += "> **warning**: " + markdown_cell(w) + "\n\n";
 
   md +=
       "| benchmark | metric | A (median) | B (median) | B/A | 95% interval | q | verdict | other "
@@ -101,11 +107,12 @@ std::string render_markdown(const Report& r) {
                             m.noise->p95_abs_change * 100, m.noise->cv_a * 100, m.noise->cv_b * 100,
                             format_change(m.noise->detectable_effect));
       else if (!aa)
-        rows += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(b.run.name), metric_label(m),
-                            m.a.size(),
-                            std::isfinite(m.comparison.detectable_effect)
-                                ? "±" + format_change(m.comparison.detectable_effect).substr(1)
-                                : std::string("none (too few pairs)"));
+        rows += fmt::format(
+            "| {} | {} | {} | {} |\n", markdown_cell(b.run.name), metric_label(m),
+            unpaired ? fmt::format("{} / {}", m.a.size(), m.b.size()) : std::to_string(m.a.size()),
+            std::isfinite(m.comparison.detectable_effect)
+                ? "±" + format_change(m.comparison.detectable_effect).substr(1)
+                : std::string(unpaired ? "none (too few repetitions)" : "none (too few pairs)"));
     }
   }
   // Deterministic metrics have no noise to speak of: no table without rows.
@@ -113,8 +120,10 @@ std::string render_markdown(const Report& r) {
     md += aa ? "### Machine noise (A/A)\n\n| benchmark | metric | pair noise | 95% of pairs within "
                "| CV A | CV B | "
                "detectable change |\n|---|---|---:|---:|---:|---:|---:|\n"
-             : "### Sensitivity\n\n| benchmark | metric | pairs | detectable change "
-               "|\n|---|---|---:|---:|\n";
+          : unpaired ? "### Sensitivity\n\n| benchmark | metric | repetitions A / B | detectable "
+                       "change |\n|---|---|---:|---:|\n"
+                     : "### Sensitivity\n\n| benchmark | metric | pairs | detectable change "
+                       "|\n|---|---|---:|---:|\n";
     md += rows + "\n";
   }
   return md;

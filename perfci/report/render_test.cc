@@ -54,11 +54,11 @@ TEST(Html, SelfContainedWithOnePlotPerMetricAndEscapedText) {
 }
 
 TEST(StripPlot, DrawsBothSidesOnOneAxis) {
-  std::string svg = render_strip_plot({"t", "real_time_ns", {1, 2, 3}, {4, 4}});
+  std::string svg = render_strip_plot({"t", "real_time_ns", {1, 2, 3}, {4, 4}, "pair"});
   EXPECT_EQ(count(svg, "<circle "), 5u);
   EXPECT_EQ(count(svg, "class=\"box\""), 2u);
   EXPECT_EQ(count(svg, "class=\"median\""), 2u);
-  std::string empty = render_strip_plot({"t", "x", {}, {}});
+  std::string empty = render_strip_plot({"t", "x", {}, {}, "pair"});
   EXPECT_NE(empty.find("no samples"), std::string::npos);
   EXPECT_EQ(html_escape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
 }

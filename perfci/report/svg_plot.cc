@@ -76,8 +76,8 @@ std::string render_strip_plot(const StripPlot& p) {
       double jitter = (static_cast<double>((i * 7919) % 17) / 16.0 - 0.5) * 16;
       svg += fmt::format(
           "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\" fill-opacity=\"0.7\">"
-          "<title>{} pair {}: {}</title></circle>\n",
-          x(v[i]), mid + jitter, colors[s], names[s], i + 1,
+          "<title>{} {} {}: {}</title></circle>\n",
+          x(v[i]), mid + jitter, colors[s], names[s], html_escape(p.sample), i + 1,
           html_escape(format_value(p.metric, v[i])));
     }
   }

@@ -14,6 +14,7 @@ struct StripPlot {
   std::string metric;  // for the axis labels' units
   std::vector<double> a;
   std::vector<double> b;
+  std::string sample = "pair";  // what sample i is called: "pair", or "repetition" (unpaired)
 };
 
 // An <svg class="plot"> element; every sample is a <circle>.

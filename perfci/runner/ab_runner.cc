@@ -90,6 +90,7 @@ class Scheduler {
   std::map<std::string, BenchmarkState> state_;
   std::map<std::string, BenchmarkResult> detail_[2];
   std::string order_;
+  nlohmann::json context_[2] = {nlohmann::json::object(), nlohmann::json::object()};
   PairOrder pair_order_{1};
 };
 
@@ -99,7 +100,9 @@ RunResults Scheduler::measure(int side, const std::vector<std::string>& meters,
   m.meters = meters;
   m.names = names;
   m.progress = [this, what](const std::string& s) { say(what + ": " + s); };
-  return measure_binary(binary_[side], m);
+  RunResults r = measure_binary(binary_[side], m);
+  if (context_[side].empty() && !r.context.empty()) context_[side] = r.context;
+  return r;
 }
 
 void Scheduler::record(int side, const RunResults& r, const std::vector<std::string>& requested,
@@ -177,7 +180,8 @@ std::vector<stats::MetricSamples> Scheduler::samples_of(
                                          .metric = key.first + "/" + key.second,
                                          .policy = o_.policies.policy(n, key.first, key.second),
                                          .a = s.a,
-                                         .b = s.b});
+                                         .b = s.b,
+                                         .unpaired = false});
     }
   }
   return out;
@@ -401,6 +405,8 @@ AbRun Scheduler::run() {
   for (auto& b : run.benchmarks)
     if (b.error.empty()) b.error = state_[b.name].error;
   run.order = order_;
+  run.context_a = context_[0];
+  run.context_b = context_[1];
   if (!run.order.empty()) run.order.pop_back();
   run.elapsed_seconds = seconds_since(start_);
   return run;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "perfci/stats/verdict.h"
+
 namespace perfci::stats {
 namespace {
 
@@ -112,6 +114,59 @@ TEST(ComparisonTest, DeterministicComparesTheSides) {
   EXPECT_FALSE(c.test.has_value());
   EXPECT_EQ(c.detectable_effect, 0);
   EXPECT_THROW(compare_deterministic({}, b), std::invalid_argument);
+}
+
+// Ten repetitions a side of a benchmark measured in two separate runs, B 10%
+// slower; the sides have different lengths to show nothing pairs them.
+TEST(ComparisonTest, UnpairedFindsAShiftWithTheRankSumTest) {
+  const std::vector<double> a = {1000, 1004, 998, 1011, 995, 1002, 1007, 999, 1003, 996};
+  std::vector<double> b;
+  for (double v : {1001, 1006, 997, 1009, 994, 1003, 1005, 1000}) b.push_back(v * 1.10);
+  const Comparison c = compare_unpaired(a, b);
+  EXPECT_TRUE(c.unpaired());
+  EXPECT_FALSE(c.test.has_value());
+  ASSERT_TRUE(c.rank_sum.has_value());
+  EXPECT_EQ(c.rank_sum->n_a, 10u);
+  EXPECT_EQ(c.rank_sum->n_b, 8u);
+  EXPECT_TRUE(c.ratios.empty());  // nothing per pair
+  EXPECT_NEAR(c.ratio, 1.10, 0.01);
+  EXPECT_NEAR(c.median_ratio, 1.10, 0.01);
+  EXPECT_TRUE(c.interval.contains(c.ratio));
+  EXPECT_GT(c.interval.lo, 1.08);
+  EXPECT_LT(c.interval.hi, 1.12);
+  ASSERT_TRUE(c.p_value().has_value());
+  EXPECT_LT(*c.p_value(), 0.001);
+  EXPECT_GT(c.detectable_effect, 0);
+  EXPECT_LT(c.detectable_effect, 0.05);
+  const Decision d = decide(c, MetricPolicy{}, std::nullopt);
+  EXPECT_EQ(d.verdict, Verdict::kRegressed) << d.reason;
+}
+
+TEST(ComparisonTest, UnpairedIdenticalSidesAreUnchanged) {
+  const std::vector<double> a = {1000, 1004, 998, 1011, 995, 1002, 1007, 999, 1003, 996};
+  const Comparison c = compare_unpaired(a, a);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(*c.p_value(), 1.0);
+  EXPECT_EQ(decide(c, MetricPolicy{}, std::nullopt).verdict, Verdict::kUnchanged);
+}
+
+TEST(ComparisonTest, UnpairedWithOneRepetitionEachCannotDecide) {
+  const std::vector<double> a = {1000};
+  const std::vector<double> b = {1500};
+  const Comparison c = compare_unpaired(a, b);
+  EXPECT_NEAR(c.ratio, 1.5, 1e-12);
+  EXPECT_TRUE(std::isinf(c.interval.hi));
+  EXPECT_TRUE(std::isinf(c.detectable_effect));
+  const Decision d = decide(c, MetricPolicy{}, std::nullopt);
+  EXPECT_EQ(d.verdict, Verdict::kNoisy);
+  EXPECT_NE(d.reason.find("too few repetitions"), std::string::npos) << d.reason;
+}
+
+TEST(ComparisonTest, UnpairedRejectsNonPositiveSamples) {
+  const std::vector<double> a = {1, 2, 0};
+  const std::vector<double> b = {1, 2};
+  EXPECT_THROW(compare_unpaired(a, b), std::invalid_argument);
+  EXPECT_THROW(compare_unpaired({}, b), std::invalid_argument);
 }
 
 TEST(ComparisonTest, InvalidSamplesAreRejected) {

@@ -25,6 +25,14 @@ struct DetectableEffectOptions {
 double minimum_detectable_effect(double sigma, std::size_t pairs,
                                  const DetectableEffectOptions& options = {});
 
+// The same for two unpaired samples of log values with spreads sigma_a,
+// sigma_b and sizes n_a, n_b: (z_{1-alpha/2} + z_power) * sqrt(sigma_a^2/n_a
+// + sigma_b^2/n_b) / sqrt(3/pi), the rank-sum test having the signed-rank
+// test's efficiency 3/pi. +infinity when the rank-sum test cannot reach
+// alpha at these sizes at all (rank_sum_min_p_value).
+double unpaired_detectable_effect(double sigma_a, std::size_t n_a, double sigma_b, std::size_t n_b,
+                                  const DetectableEffectOptions& options = {});
+
 // The same, read off the run's own confidence interval of the log-ratio
 // (bounds `log_lo`, `log_hi` at alpha): a true change of size MDE puts the
 // estimate (z_{1-alpha/2} + z_power) / z_{1-alpha/2} half-widths away from 1,

@@ -46,8 +46,8 @@ std::vector<MetricOutcome> analyze_run(std::span<const MetricSamples> samples,
       } else {
         ComparisonOptions co = options.comparison;
         co.bootstrap.seed = derive_seed(options.comparison.bootstrap.seed, s.benchmark, s.metric);
-        o.comparison = compare_paired(s.a, s.b, co);
-        p_values.push_back(o.comparison.test->p_value);
+        o.comparison = s.unpaired ? compare_unpaired(s.a, s.b, co) : compare_paired(s.a, s.b, co);
+        p_values.push_back(*o.comparison.p_value());
         tested.push_back(out.size());
       }
     } catch (const std::invalid_argument& e) {

@@ -19,8 +19,10 @@ struct MetricSamples {
   std::string benchmark;
   std::string metric;
   MetricPolicy policy;
-  std::vector<double> a;  // a[i] and b[i] from pair i
+  std::vector<double> a;  // a[i] and b[i] from pair i (unless unpaired)
   std::vector<double> b;
+  // Measured apart (compare_unpaired): a and b may differ in length.
+  bool unpaired = false;
 };
 
 struct MetricOutcome {

@@ -13,7 +13,7 @@ namespace {
 // n pairs; B = A x ratio x (1 + small deterministic wobble).
 MetricSamples pairs(std::string benchmark, std::string metric, double ratio, int n = 16,
                     MetricPolicy policy = {}) {
-  MetricSamples s{std::move(benchmark), std::move(metric), policy, {}, {}};
+  MetricSamples s{std::move(benchmark), std::move(metric), policy, {}, {}, false};
   for (int i = 0; i < n; ++i) {
     const double wobble = 0.01 * std::sin(1.7 * i + ratio);
     s.a.push_back(1000 + 10 * i);

@@ -117,6 +117,21 @@ void from_json(const json& j, WilcoxonResult& v) {
   v.ties = j.at("ties").get<bool>();
 }
 
+void to_json(json& j, const RankSumResult& v) {
+  j = json{
+      {"name", "mann-whitney-u"}, {"n_a", v.n_a},         {"n_b", v.n_b},     {"u_b", v.u_b},
+      {"z", number(v.z)},         {"p_value", v.p_value}, {"exact", v.exact}, {"ties", v.ties}};
+}
+void from_json(const json& j, RankSumResult& v) {
+  v.n_a = j.at("n_a").get<std::size_t>();
+  v.n_b = j.at("n_b").get<std::size_t>();
+  v.u_b = j.at("u_b").get<double>();
+  v.z = read_number(j, "z", kNaN);
+  v.p_value = j.at("p_value").get<double>();
+  v.exact = j.at("exact").get<bool>();
+  v.ties = j.at("ties").get<bool>();
+}
+
 void to_json(json& j, const Comparison& v) {
   j = json{{"deterministic", v.deterministic},
            {"a", v.a},
@@ -128,7 +143,9 @@ void to_json(json& j, const Comparison& v) {
            {"ratio", number(v.ratio)},
            {"change", number(v.change())},
            {"interval", v.interval},
-           {"test", v.test ? json(*v.test) : json(nullptr)},
+           {"test", v.test       ? json(*v.test)
+                    : v.rank_sum ? json(*v.rank_sum)
+                                 : json(nullptr)},
            {"log_ratio_sigma", number(v.log_ratio_sigma)},
            {"detectable_effect", number(v.detectable_effect)}};
 }
@@ -143,7 +160,14 @@ void from_json(const json& j, Comparison& v) {
   v.ratio = read_number(j, "ratio", kNaN);
   v.interval = j.at("interval").get<Interval>();
   const json& test = j.at("test");
-  v.test = test.is_null() ? std::nullopt : std::optional(test.get<WilcoxonResult>());
+  v.test.reset();
+  v.rank_sum.reset();
+  if (!test.is_null()) {
+    if (test.value("name", "") == "mann-whitney-u")
+      v.rank_sum = test.get<RankSumResult>();
+    else
+      v.test = test.get<WilcoxonResult>();
+  }
   v.log_ratio_sigma = read_number(j, "log_ratio_sigma", kNaN);
   v.detectable_effect = read_number(j, "detectable_effect", kInf);
 }

@@ -38,6 +38,8 @@ void to_json(nlohmann::json& j, const Interval& v);
 void from_json(const nlohmann::json& j, Interval& v);
 void to_json(nlohmann::json& j, const WilcoxonResult& v);
 void from_json(const nlohmann::json& j, WilcoxonResult& v);
+void to_json(nlohmann::json& j, const RankSumResult& v);
+void from_json(const nlohmann::json& j, RankSumResult& v);
 void to_json(nlohmann::json& j, const Comparison& v);
 void from_json(const nlohmann::json& j, Comparison& v);
 void to_json(nlohmann::json& j, const NoiseSummary& v);

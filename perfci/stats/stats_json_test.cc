@@ -29,6 +29,20 @@ TEST(StatsJsonTest, ComparisonRoundTrips) {
   EXPECT_EQ(json::parse(j.dump()).get<Comparison>(), c);
 }
 
+TEST(StatsJsonTest, UnpairedComparisonRoundTripsWithItsRankSumTest) {
+  const std::vector<double> a = {100, 102, 98, 101, 99, 100, 103, 97, 104};
+  const std::vector<double> b = {110, 111, 108, 112, 109, 110, 113};
+  const Comparison c = compare_unpaired(a, b);
+  const json j = c;
+  EXPECT_EQ(j.at("test").at("name"), "mann-whitney-u");
+  EXPECT_EQ(j.at("test").at("n_a"), 9);
+  EXPECT_EQ(j.at("test").at("n_b"), 7);
+  EXPECT_TRUE(j.at("ratios").empty());
+  const Comparison back = json::parse(j.dump()).get<Comparison>();
+  EXPECT_EQ(back, c);
+  EXPECT_TRUE(back.unpaired());
+}
+
 TEST(StatsJsonTest, InfiniteDetectableEffectIsNull) {
   const std::vector<double> a = {1, 2, 3};
   const std::vector<double> b = {1.1, 2.2, 3.3};

@@ -47,7 +47,16 @@ Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<d
     return decide_by_threshold(change, policy, signed_percent(change) + " (deterministic)");
   }
 
-  const double q = q_value.value_or(c.test ? c.test->p_value : 1.0);
+  const double q = q_value.value_or(c.p_value().value_or(1.0));
+  // Unpaired samples too few for the rank-sum test to reach significance
+  // leave the interval unbounded: say so, rather than quote infinities.
+  if (c.unpaired() && !(std::isfinite(c.interval.lo) && std::isfinite(c.interval.hi))) {
+    return {Verdict::kNoisy,
+            fmt::format("{} (unpaired, {} vs {} samples): too few repetitions for the rank-sum "
+                        "test to reach significance; the interval is unbounded",
+                        signed_percent(c.ratio - 1), c.rank_sum->n_a, c.rank_sum->n_b)};
+  }
+  const char* more = c.unpaired() ? "more repetitions needed" : "more pairs needed";
   const double up = 1 + policy.threshold;
   const double down = 1 - policy.threshold;
   const double lo = c.interval.lo;
@@ -73,13 +82,11 @@ Decision decide(const Comparison& c, const MetricPolicy& policy, std::optional<d
   }
   if ((rose || fell) && significant && !interval_agrees) {
     return {Verdict::kNoisy,
-            fmt::format("{}: significant, but the interval still holds no change; more pairs "
-                        "needed",
-                        head)};
+            fmt::format("{}: significant, but the interval still holds no change; {}", head, more)};
   }
   if (straddles) {
     return {Verdict::kNoisy,
-            fmt::format("{}: the interval straddles the {} threshold; more pairs needed", head, t)};
+            fmt::format("{}: the interval straddles the {} threshold; {}", head, t, more)};
   }
   if (rose || fell) {
     return {Verdict::kNoisy,
