@@ -6,81 +6,15 @@
 // 2 a failed benchmark); 2 when the parts are not one run (missing or
 // duplicate shards, mixed profiles, commits, sides or plans) or a file is
 // not a partial report.
-#include <fmt/format.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 
-#include "perfci/analysis/ab_shard_merge.h"
-#include "perfci/check/shard_merge.h"
+#include "perfci/app/merge_session.h"
 #include "perfci/cli/commands.h"
-#include "perfci/report/check_render.h"
-#include "perfci/report/html.h"
-#include "perfci/report/markdown.h"
-#include "perfci/util/error.h"
-#include "perfci/util/files.h"
 
 namespace perfci::cli {
-namespace {
-
-namespace fs = std::filesystem;
-
-struct MergeArgs {
-  std::vector<std::string> parts;
-  std::string out = "reports";
-  bool github = false;
-  bool quiet = false;
-};
-
-int run_merge(const MergeArgs& a) {
-  std::vector<analysis::ReportPart> parts;
-  for (const auto& file : a.parts) parts.push_back({file, load_report(file)});
-  const bool check = parts.front().report.mode == "check";
-  Report rep = check ? check::merge_check_parts(std::move(parts))
-                     : analysis::merge_ab_parts(std::move(parts));
-
-  fs::path out = fs::absolute(a.out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
-  const std::string stem =
-      rep.b.commit.empty() ? "no-commit" : rep.b.commit + (rep.b.dirty ? "-dirty" : "");
-  const std::string md = report::render_markdown(rep);
-  save_report(rep, (out / (stem + ".json")).string());
-  save_report(rep, (out / "latest.json").string());
-  write_file_atomic(out / "latest.md", md);
-  write_file_atomic(out / "latest.html", report::render_html(rep));
-
-  if (!a.quiet) fmt::print("{}", md);
-  if (!check) {
-    fmt::print(stderr,
-               "perfci merge: {} (exit {}) from {} shards; reports in {}/{{{}.json, "
-               "latest.json, latest.md, latest.html}}\n",
-               stats::to_string(rep.verdict), rep.exit_code(), rep.merged->parts.size(),
-               out.string(), stem);
-    return rep.exit_code();
-  }
-  const char* env = std::getenv("GITHUB_ACTIONS");
-  if (a.github || (env && std::string(env) == "true"))
-    fmt::print("{}", report::github_annotations(rep));
-  const CheckSection& c = *rep.check;
-  for (const auto& e : c.errors) fmt::print(stderr, "perfci merge: error: {}\n", e);
-  for (const auto& f : c.findings) fmt::print(stderr, "perfci merge: FAIL: {}\n", f);
-  if (!c.not_gated_reason.empty())
-    fmt::print(stderr, "perfci merge: NOT GATED: {}\n", c.not_gated_reason);
-  fmt::print(stderr,
-             "perfci merge: {} (exit {}, {} gated metric(s)) from {} shards; reports in "
-             "{}/{{{}.json, latest.json, latest.md, latest.html}}\n",
-             report::check_outcome(rep), rep.exit_code(), c.gated_metrics, rep.merged->parts.size(),
-             out.string(), stem);
-  return rep.exit_code();
-}
-
-}  // namespace
 
 void add_merge_command(CLI::App& app, CommandRunner* runner) {
-  auto args = std::make_shared<MergeArgs>();
+  auto args = std::make_shared<MergeFlags>();
   auto* cmd = app.add_subcommand(
       "merge", "Join the partial reports of a sharded check or A/B (--shard K/N) into one verdict");
   cmd->add_option("parts", args->parts, "The N partial reports (reports/*.shard-K-of-N.json)")
@@ -91,7 +25,7 @@ void add_merge_command(CLI::App& app, CommandRunner* runner) {
       "--github", args->github,
       "Print ::error annotations for GitHub Actions (on by default when GITHUB_ACTIONS=true)");
   cmd->add_flag("--quiet", args->quiet, "Do not print the Markdown report on stdout");
-  cmd->callback([runner, args] { *runner = [args] { return run_merge(*args); }; });
+  cmd->callback([runner, args] { *runner = [args] { return run_merge_session(*args); }; });
 }
 
 }  // namespace perfci::cli
