@@ -2,7 +2,8 @@
 // controlled environment, optional CPU pinning, ASLR disabled and a timeout
 // that kills the child's whole process group. Every perfci component that
 // launches something (benchmark trials, valgrind, git, cmake) goes through
-// here so that measurement conditions are the same everywhere.
+// here so that measurement conditions are the same everywhere, and so that
+// a SIGINT or SIGTERM of perfci stops every child it started.
 #pragma once
 
 #include <chrono>
@@ -60,7 +61,11 @@ struct SubprocessResult {
   std::string describe() const;
 };
 
-// Never throws for a failing child; the result says what happened.
+// Never throws for a failing child; the result says what happened. Throws
+// perfci::Interrupted (perfci/util/interrupt.h) when perfci got SIGINT or
+// SIGTERM, before starting the child or while it runs: then the child's
+// process group has had SIGTERM, and SIGKILL after a 3 s grace, and the
+// child is reaped.
 SubprocessResult run_subprocess(const SubprocessOptions& options);
 
 // A one-line, copy-pasteable rendering of argv for messages (quoted where
