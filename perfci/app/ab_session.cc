@@ -105,7 +105,8 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
 
   AbRun run = run_ab(a.side.binary, b.side.binary, o);
 
-  if (!f.no_contracts) {
+  // Stopped by a signal: the report of what was measured, nothing more.
+  if (!f.no_contracts && !run.incomplete) {
     a.side.contracts = check_config_contracts(config, a.side.binary);
     b.side.contracts = a.side.binary == b.side.binary
                            ? a.side.contracts
@@ -128,11 +129,14 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   if (!f.quiet) fmt::print("{}", md);
   int rc = rep.exit_code();
   if (rep.counts.failed)
-    fmt::print(stderr, "perfci {}: error: {} benchmark(s) failed:\n", command, rep.counts.failed);
+    fmt::print(stderr, "perfci: error: {}: {} benchmark(s) failed:\n", command, rep.counts.failed);
   for (const auto& bench : rep.benchmarks)
     if (bench.run.failed()) fmt::print(stderr, "  {}: {}\n", bench.run.name, bench.run.error);
   if (rep.counts.regressed)
     fmt::print(stderr, "perfci {}: {} benchmark(s) regressed\n", command, rep.counts.regressed);
+  if (rep.incomplete)
+    fmt::print(stderr, "perfci: error: {}: {}{}\n", command, rep.incomplete->reason(),
+               f.out.empty() ? "" : "; the report of what was measured is " + f.out);
   return rc;
 }
 

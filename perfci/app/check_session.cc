@@ -139,6 +139,10 @@ MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const c
   nlohmann::json env = collect_fingerprint();
   env["build"] = {{"producer", p.profile.toolchain.producer}, {"build_id", p.profile.build_id}};
   out.results.environment = env;
+  out.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Stopped by a signal: what was measured is reported, nothing more is done.
+  if (out.results.incomplete) return out;
   if (p.config.raw.contains("contracts")) say(f, command, "checking the contracts on " + p.binary);
   out.contracts = check_config_contracts(p.config, p.binary);
   out.elapsed_seconds =

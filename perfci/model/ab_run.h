@@ -68,6 +68,9 @@ struct AbRun {
   double elapsed_seconds = 0;
   nlohmann::json environment = nlohmann::json::object();  // from A's first trial
   std::vector<BenchmarkRun> benchmarks;
+  // Set when SIGINT or SIGTERM stopped the run (unit "pairs"): the pairs
+  // measured until then are analysed, nothing is confirmed or explained.
+  std::optional<Incomplete> incomplete;
 };
 
 }  // namespace perfci

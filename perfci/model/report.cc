@@ -111,6 +111,7 @@ std::string metric_unit(const std::string& kind, const std::string& metric) {
 }
 
 int Report::exit_code() const {
+  if (incomplete) return incomplete->exit_code();
   if (check) return check->exit_code();
   if (counts.failed > 0) return 2;
   if (counts.regressed > 0) return 1;
@@ -361,6 +362,7 @@ void to_json(json& j, const Report& v) {
       {"contract_changes", v.contract_changes},
       {"oracle_gaps", v.oracle_gaps}};
   if (v.check) j["check"] = *v.check;
+  if (v.incomplete) j["incomplete"] = *v.incomplete;
 }
 
 Report report_from_json(const json& j, const std::string& origin) {
@@ -399,6 +401,8 @@ Report report_from_json(const json& j, const std::string& origin) {
                 s.at("unchanged").get<int>(), s.at("noisy").get<int>(),
                 s.at("failed").get<int>(),    s.value("accepted", 0),
                 s.value("information", 0)};
+    if (j.contains("incomplete"))
+      r.incomplete = incomplete_from_json(j["incomplete"], "incomplete");
     const json& list = j.at("benchmarks");
     for (std::size_t i = 0; i < list.size(); ++i) {
       where = "benchmarks[" + std::to_string(i) + "]";

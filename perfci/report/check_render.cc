@@ -102,6 +102,7 @@ std::string check_outcome(const Report& r) {
 std::string render_check_markdown(const Report& r) {
   const CheckSection& c = *r.check;
   std::string md = fmt::format("## perfci check: **{}**\n\n", check_outcome(r));
+  if (r.incomplete) md += "**" + incomplete_notice(r) + ".**\n\n";
   if (!c.not_gated_reason.empty())
     md += fmt::format("**Not gated (exit {}):** {}.\n\n",
                       stats::exit_code(stats::CheckOutcome::kNotGated),
@@ -268,6 +269,8 @@ std::string render_check_html(const Report& r) {
   std::string outcome_class =
       r.check->outcome == stats::CheckOutcome::kNotGated ? "error" : outcome;
   h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span></h1>\n", outcome_class, outcome);
+  if (r.incomplete)
+    h += "<p class=\"error\"><strong>" + html_escape(incomplete_notice(r)) + ".</strong></p>\n";
   if (!c.not_gated_reason.empty())
     h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n",
                      stats::exit_code(stats::CheckOutcome::kNotGated),

@@ -14,8 +14,8 @@ std::string render_markdown(const Report& r) {
   if (r.check) return render_check_markdown(r);
   std::string md;
   bool aa = r.mode == "aa";
-  md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B",
-                    stats::to_string(r.verdict));
+  md += fmt::format("## perfci {}: **{}**\n\n", aa ? "A/A (noise)" : "A/B", ab_headline(r));
+  if (r.incomplete) md += "**" + incomplete_notice(r) + ".**\n\n";
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,
                     r.counts.failed);
