@@ -199,6 +199,27 @@ TEST(PerfciCli, EveryErrorStartsWithOnePrefix) {
   }
 }
 
+// `run` used to take a "3%" that `ab` refused: one syntax for both now.
+TEST(PerfciCli, AThresholdMeansTheSameToRunAsToAb) {
+  TempDir dir;
+  const std::string config = (dir.path() / "perfci.json").string();
+  write_file_atomic(config, R"({"schema": "perfci.config/1",
+    "suites": [{"name": "s", "binary": "bench"}],
+    "metrics": {"wall": {"threshold": "3%"}}})");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--config", config, "--binary", FIXTURE_BENCH},
+        std::vector<std::string>{"ab", "--config", config, "--a", FIXTURE_BENCH, "--b",
+                                 FIXTURE_BENCH}}) {
+    auto r = perfci_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << format_command(args);
+    EXPECT_NE(r.err_tail.find("metrics.wall.threshold: \"3%\" is a string; thresholds are "
+                              "numbers: write 0.03 for 3%"),
+              std::string::npos)
+        << format_command(args) << "\n"
+        << r.err_tail;
+  }
+}
+
 TEST(PerfciEnv, ReportsEventStatusesAsTextAndJson) {
   auto r = perfci_cli({"env", "--json", "--events", "instructions,cycles,task-clock,page-faults",
                        "--binary", FIXTURE_BENCH});

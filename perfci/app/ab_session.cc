@@ -46,7 +46,9 @@ void AbFlags::add_to(CLI::App* cmd) {
   add_common_flags(cmd, *this, kAbFlags);
   auto* p = cmd->add_option("--pairs", pairs, "Pairs of trials (A and B once each)")
                 ->check(CLI::Range(1, 10000));
-  auto* b = cmd->add_option("--budget", budget, "Run pairs for this long instead (90s, 10m, 1h)");
+  auto* b = cmd->add_option("--budget", budget,
+                            "Run pairs for this long instead (90s, 10m, 1h30m; a plain number is "
+                            "seconds)");
   p->excludes(b);
   b->excludes(p);
   cmd->add_option("--warmup", warmup, "Warm-up trials per side, discarded")

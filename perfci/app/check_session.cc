@@ -66,6 +66,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   p.root = p.config.path.parent_path();
   p.suite = p.config.suite(f.suite);
   p.check = check::check_config_from(p.config);
+  // The A/B's thresholds too: one perfci.json means the same to every command.
+  MetricPolicies::from_config(p.config.raw, p.config.path.string());
   p.preset = f.preset.empty() ? p.config.build.preset : f.preset;
   p.build_dir = f.build_dir.empty() ? p.root / "build" / p.preset
                                     : fs::absolute(f.build_dir).lexically_normal();
