@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <mutex>
 
 namespace perfci {
 namespace {
@@ -18,13 +19,13 @@ std::atomic<int> g_groups[kMaxGroups];
 
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
-bool open_pipe() {
-  if (g_pipe[0] >= 0) return true;
-  if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-    g_pipe[0] = g_pipe[1] = -1;
-    return false;
-  }
-  return true;
+// Created once, before anything can wait on it: a wait that began without
+// the pipe would not wake when the signal (or a test) sets the flag.
+void open_pipe() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) g_pipe[0] = g_pipe[1] = -1;
+  });
 }
 
 void wake() {
@@ -78,7 +79,10 @@ void throw_if_interrupted() {
   if (int s = g_signal.load()) throw Interrupted(s);
 }
 
-int interrupt_fd() { return g_pipe[0]; }
+int interrupt_fd() {
+  open_pipe();
+  return g_pipe[0];
+}
 
 void register_child_group(int pgid) {
   for (auto& g : g_groups) {

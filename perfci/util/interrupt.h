@@ -36,8 +36,9 @@ int interrupt_signal();
 // Throws Interrupted when a signal was received.
 void throw_if_interrupted();
 
-// The read end of the self-pipe: readable once a signal was received (the
-// byte is never consumed). -1 before install_interrupt_handlers.
+// The read end of the self-pipe (created on first use): readable once a
+// signal was received (the byte is never consumed); -1 only when no pipe
+// could be made.
 int interrupt_fd();
 
 // "SIGINT", "SIGTERM", else "signal N".

@@ -269,7 +269,10 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
 
   auto deadline = start + o.timeout;
   char buf[65536];
+  // A timeout stops the group the way an interruption does (stop_group),
+  // so a build that overran leaves no compiler behind either.
   bool killed = false;
+  int status = 0;
   const int stop_fd = interrupt_fd();
   while (out_pipe.fd[0] >= 0 || err_pipe.fd[0] >= 0) {
     if (interrupt_signal() != 0) break;
@@ -288,7 +291,7 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     int ready = ::poll(fds, n, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      ::kill(-pid, SIGKILL);
+      status = stop_group(pid);
       killed = true;
       result.timed_out = true;
       break;
@@ -313,7 +316,6 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     }
   }
 
-  int status = 0;
   while (!killed) {
     if (int signo = interrupt_signal()) {
       // The child's group is stopped and reaped before the stack unwinds.
@@ -325,7 +327,7 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     pid_t w = ::waitpid(pid, &status, WNOHANG);
     if (w == pid || (w < 0 && errno != EINTR)) break;
     if (o.timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
-      ::kill(-pid, SIGKILL);
+      status = stop_group(pid);
       killed = true;
       result.timed_out = true;
       break;
@@ -337,11 +339,6 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
       ::usleep(2000);
     }
   }
-  while (killed) {
-    if (::waitpid(pid, &status, 0) == pid || errno != EINTR) break;
-  }
-  // Reap nothing else, but make sure no stray member of the group survives.
-  if (killed) ::kill(-pid, SIGKILL);
   result.elapsed = std::chrono::steady_clock::now() - start;
   if (result.err_tail.size() > o.stderr_tail)
     result.err_tail.erase(0, result.err_tail.size() - o.stderr_tail);

@@ -1,6 +1,6 @@
 // Runs a child process from an argv vector (never through a shell), with a
 // controlled environment, optional CPU pinning, ASLR disabled and a timeout
-// that kills the child's whole process group. Every perfci component that
+// that stops the child's whole process group. Every perfci component that
 // launches something (benchmark trials, valgrind, git, cmake) goes through
 // here so that measurement conditions are the same everywhere, and so that
 // a SIGINT or SIGTERM of perfci stops every child it started.
@@ -30,7 +30,8 @@ struct SubprocessOptions {
   // personality(ADDR_NO_RANDOMIZE): identical addresses in every run, which
   // callgrind counts and hash-table layouts depend on.
   bool disable_aslr = false;
-  // Zero means no limit. On expiry the process group gets SIGKILL.
+  // Zero means no limit. On expiry the process group gets SIGTERM, and
+  // SIGKILL 3 s later if it is still there (as on an interruption).
   std::chrono::milliseconds timeout{0};
   // Keep all of stdout up to this size; beyond it the result is flagged.
   std::size_t stdout_limit = std::size_t{256} << 20;

@@ -79,6 +79,18 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_TRUE(gone);
 }
 
+// The timeout stops the group as an interruption does: SIGTERM (which a
+// cmake's ninja passes on to its compilers), then SIGKILL for a child that
+// ignores it.
+TEST(Subprocess, ATimeoutStillEndsAChildThatIgnoresSigterm) {
+  SubprocessOptions o;
+  o.timeout = std::chrono::milliseconds(200);
+  auto r = sh("trap '' TERM; sleep 30", o);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(r.elapsed, std::chrono::seconds(20));
+}
+
 TEST(Subprocess, EnvironmentIsControlled) {
   SubprocessOptions o;
   o.base_env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}, {"KEEP", "1"}};
