@@ -161,6 +161,66 @@ TEST(PerfciRun, BadInputIsAClearErrorWithExitCode2) {
   }
 }
 
+// The command line's habits (issue 17): --version, the unknown subcommand,
+// one error prefix for CLI11's parse errors and perfci's own.
+TEST(PerfciCli, VersionFlagPrintsWhatTheVersionCommandPrints) {
+  auto flag = perfci_cli({"--version"});
+  auto command = perfci_cli({"version"});
+  ASSERT_TRUE(flag.ok()) << flag.describe() << flag.err_tail;
+  ASSERT_TRUE(command.ok()) << command.describe();
+  EXPECT_EQ(flag.out, command.out);
+  EXPECT_EQ(flag.out.rfind("perfci ", 0), 0u) << flag.out;
+}
+
+TEST(PerfciCli, AnUnknownSubcommandIsNamedWithTheList) {
+  const std::string list =
+      "version, run, env, contracts, ab, aa, compare, report, check, baseline, merge";
+  auto r = perfci_cli({"bogus", "--flag"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err_tail.rfind(
+                "perfci: error: unknown subcommand 'bogus'; the subcommands are " + list + "\n", 0),
+            0u)
+      << r.err_tail;
+  auto none = perfci_cli({});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err_tail.rfind("perfci: error: a subcommand is required: " + list + "\n", 0), 0u)
+      << none.err_tail;
+}
+
+TEST(PerfciCli, EveryErrorStartsWithOnePrefix) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--timeout", "soon"},
+        std::vector<std::string>{"run", "--no-such-flag"},
+        std::vector<std::string>{"run", "--binary", "/nonexistent/bench"},
+        std::vector<std::string>{"--no-such-flag"}, std::vector<std::string>{"baseline"}}) {
+    auto r = perfci_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << format_command(args);
+    EXPECT_EQ(r.err_tail.rfind("perfci: error: ", 0), 0u) << format_command(args) << "\n"
+                                                          << r.err_tail;
+  }
+}
+
+// `run` used to take a "3%" that `ab` refused: one syntax for both now.
+TEST(PerfciCli, AThresholdMeansTheSameToRunAsToAb) {
+  TempDir dir;
+  const std::string config = (dir.path() / "perfci.json").string();
+  write_file_atomic(config, R"({"schema": "perfci.config/1",
+    "suites": [{"name": "s", "binary": "bench"}],
+    "metrics": {"wall": {"threshold": "3%"}}})");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--config", config, "--binary", FIXTURE_BENCH},
+        std::vector<std::string>{"ab", "--config", config, "--a", FIXTURE_BENCH, "--b",
+                                 FIXTURE_BENCH}}) {
+    auto r = perfci_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << format_command(args);
+    EXPECT_NE(r.err_tail.find("metrics.wall.threshold: \"3%\" is a string; thresholds are "
+                              "numbers: write 0.03 for 3%"),
+              std::string::npos)
+        << format_command(args) << "\n"
+        << r.err_tail;
+  }
+}
+
 TEST(PerfciEnv, ReportsEventStatusesAsTextAndJson) {
   auto r = perfci_cli({"env", "--json", "--events", "instructions,cycles,task-clock,page-faults",
                        "--binary", FIXTURE_BENCH});

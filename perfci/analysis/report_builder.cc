@@ -86,6 +86,7 @@ Report build_report(ReportInputs in) {
   r.confirmation_pairs = in.run.confirmation_pairs;
   r.order = in.run.order;
   r.elapsed_seconds = in.run.elapsed_seconds;
+  r.incomplete = in.run.incomplete;
   r.contract_changes = contract_changes(r.a.contracts, r.b.contracts);
   r.oracle_gaps = oracle_gaps(in.run.benchmarks, in.oracle_pairs);
   for (auto& b : in.run.benchmarks) {

@@ -46,7 +46,9 @@ void AbFlags::add_to(CLI::App* cmd) {
   add_common_flags(cmd, *this, kAbFlags);
   auto* p = cmd->add_option("--pairs", pairs, "Pairs of trials (A and B once each)")
                 ->check(CLI::Range(1, 10000));
-  auto* b = cmd->add_option("--budget", budget, "Run pairs for this long instead (90s, 10m, 1h)");
+  auto* b = cmd->add_option("--budget", budget,
+                            "Run pairs for this long instead (90s, 10m, 1h30m; a plain number is "
+                            "seconds)");
   p->excludes(b);
   b->excludes(p);
   cmd->add_option("--warmup", warmup, "Warm-up trials per side, discarded")
@@ -110,7 +112,8 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
 
   AbRun run = run_ab(a.side.binary, b.side.binary, o);
 
-  if (!f.no_contracts) {
+  // Stopped by a signal: the report of what was measured, nothing more.
+  if (!f.no_contracts && !run.incomplete) {
     a.side.contracts = check_config_contracts(config, a.side.binary);
     b.side.contracts = a.side.binary == b.side.binary
                            ? a.side.contracts
@@ -141,11 +144,14 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   for (const auto& w : rep.warnings) fmt::print(stderr, "perfci {}: warning: {}\n", command, w);
   int rc = rep.exit_code();
   if (rep.counts.failed)
-    fmt::print(stderr, "perfci {}: error: {} benchmark(s) failed:\n", command, rep.counts.failed);
+    fmt::print(stderr, "perfci: error: {}: {} benchmark(s) failed:\n", command, rep.counts.failed);
   for (const auto& bench : rep.benchmarks)
     if (bench.run.failed()) fmt::print(stderr, "  {}: {}\n", bench.run.name, bench.run.error);
   if (rep.counts.regressed)
     fmt::print(stderr, "perfci {}: {} benchmark(s) regressed\n", command, rep.counts.regressed);
+  if (rep.incomplete)
+    fmt::print(stderr, "perfci: error: {}: {}{}\n", command, rep.incomplete->reason(),
+               f.out.empty() ? "" : "; the report of what was measured is " + f.out);
   return rc;
 }
 

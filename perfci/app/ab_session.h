@@ -50,7 +50,8 @@ nlohmann::json ab_settings_json(const std::string& command, const std::string& c
                                 const std::string& suite, const AbRunOptions& o);
 
 // Runs the A/B and writes the outputs. Returns the exit code: 0 no
-// regression, 1 a regression, 2 a failed benchmark. Throws perfci::Error on
+// regression, 1 a regression, 2 a failed benchmark, 128 + the signal when
+// SIGINT or SIGTERM stopped it (the outputs then say "incomplete"). Throws perfci::Error on
 // bad input (main turns it into exit 2).
 int run_ab_session(const AbFlags& flags, SideInput a, SideInput b, const char* command);
 

@@ -67,6 +67,8 @@ PreparedSuite prepare_suite(const SuiteFlags& f, const char* command) {
   p.root = p.config.path.parent_path();
   p.suite = p.config.suite(f.suite);
   p.check = check::check_config_from(p.config);
+  // The A/B's thresholds too: one perfci.json means the same to every command.
+  MetricPolicies::from_config(p.config.raw, p.config.path.string());
   p.preset = f.preset.empty() ? p.config.build.preset : f.preset;
   p.build_dir = f.build_dir.empty() ? p.root / "build" / p.preset
                                     : fs::absolute(f.build_dir).lexically_normal();
@@ -143,6 +145,10 @@ MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const c
   build.build_id = p.profile.build_id;
   env["build"] = build;  // with what the producer says of -O and sanitizers
   out.results.environment = env;
+  out.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Stopped by a signal: what was measured is reported, nothing more is done.
+  if (out.results.incomplete) return out;
   if (p.config.raw.contains("contracts")) say(f, command, "checking the contracts on " + p.binary);
   out.contracts = check_config_contracts(p.config, p.binary);
   out.elapsed_seconds =

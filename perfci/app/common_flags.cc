@@ -6,13 +6,37 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <regex>
 #include <stdexcept>
 
+#include "perfci/runner/metric_policy.h"
 #include "perfci/util/error.h"
 #include "perfci/util/strings.h"
 
 namespace perfci::app {
+
+namespace {
+
+// A CLI11 transform: the duration syntax turned into the plain number of
+// seconds the option holds, or CLI11's message naming the option.
+CLI::Validator duration_in_seconds(const std::string& flag) {
+  return CLI::Validator(
+      [flag](std::string& text) -> std::string {
+        try {
+          const auto ms = parse_duration_ms(text, flag);
+          text = fmt::format("{}", static_cast<double>(ms.count()) / 1000.0);
+          return {};
+        } catch (const std::exception& e) {
+          const std::string why = e.what();
+          const std::string own = flag + ": ";
+          return why.rfind(own, 0) == 0 ? why.substr(own.size()) : why;
+        }
+      },
+      "DURATION");
+}
+
+}  // namespace
 
 void add_common_flags(CLI::App* cmd, CommonFlags& f, CommonFlagSet which) {
   if (which & kConfigFlag)
@@ -31,7 +55,9 @@ void add_common_flags(CLI::App* cmd, CommonFlags& f, CommonFlagSet which) {
                     "Benchmark regex (Google Benchmark syntax; default: the suite's)");
   if (which & kMinTimeFlag)
     cmd->add_option("--min-time", f.min_time,
-                    "--benchmark_min_time in seconds (default: the suite's)")
+                    "--benchmark_min_time (0.5, 2s, 1m: the duration syntax of --timeout; "
+                    "default: the suite's)")
+        ->transform(duration_in_seconds("--min-time"))
         ->check(CLI::PositiveNumber);
   if (which & kCallgrindIterationsFlag)
     cmd->add_option("--callgrind-iterations", f.callgrind_iterations,
@@ -137,51 +163,77 @@ nlohmann::json settings_json(const std::string& command, const std::string& conf
       {"profile_source", m.profile_source}};
 }
 
-std::chrono::seconds parse_duration(const std::string& text, const std::string& what) {
-  static const std::regex shape(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$)");
-  std::smatch m;
-  if (text.empty() || !std::regex_match(text, m, shape))
-    throw Error(what + ": '" + text + "' is not a duration (examples: 90s, 10m, 1h30m)");
-  long long s = 0;
+std::chrono::milliseconds parse_duration_ms(const std::string& text, const std::string& what) {
+  static const std::regex number(R"(^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$)");
+  static const std::regex shape(R"(^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$)");
+  double s = 0;
   try {
-    if (m[1].matched) s += std::stoll(m[1]) * 3600;
-    if (m[2].matched) s += std::stoll(m[2]) * 60;
-    if (m[3].matched) s += std::stoll(m[3]);
+    std::smatch m;
+    if (std::regex_match(text, number)) {
+      s = std::stod(text);
+    } else if (!text.empty() && std::regex_match(text, m, shape)) {
+      if (m[1].matched) s += static_cast<double>(std::stoll(m[1])) * 3600;
+      if (m[2].matched) s += static_cast<double>(std::stoll(m[2])) * 60;
+      if (m[3].matched) s += std::stod(m[3]);
+    } else {
+      throw Error(what + ": '" + text + "' is not a duration (examples: 90s, 10m, 1h30m)");
+    }
   } catch (const std::out_of_range&) {
     throw Error(what + ": '" + text + "' is out of range");
   }
-  if (s <= 0) throw Error(what + ": '" + text + "' must be longer than zero");
-  return std::chrono::seconds(s);
+  if (!std::isfinite(s) || s > 1e12) throw Error(what + ": '" + text + "' is out of range");
+  if (!(s > 0)) throw Error(what + ": '" + text + "' must be longer than zero");
+  const auto ms = std::llround(s * 1000);
+  if (ms <= 0) throw Error(what + ": '" + text + "' must be at least a millisecond");
+  return std::chrono::milliseconds(ms);
+}
+
+std::chrono::seconds parse_duration(const std::string& text, const std::string& what) {
+  auto ms = parse_duration_ms(text, what);
+  if (ms < std::chrono::seconds(1))
+    throw Error(what + ": '" + text + "' must be at least a second");
+  return std::chrono::duration_cast<std::chrono::seconds>(ms);
 }
 
 std::chrono::milliseconds parse_timeout(const std::string& text) {
-  // A plain number of seconds, as `perfci run --timeout 0.5` always took.
-  static const std::regex number(R"(^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$)");
-  if (std::regex_match(text, number) && !std::regex_match(text, std::regex(R"(^\d+$)"))) {
-    double s = 0;
-    try {
-      s = std::stod(text);
-    } catch (const std::out_of_range&) {
-      throw Error("--timeout: '" + text + "' is out of range");
-    }
-    const auto ms = static_cast<long long>(s * 1000);
-    if (!std::isfinite(s) || ms <= 0)
-      throw Error("--timeout: '" + text + "' must be at least a millisecond");
-    return std::chrono::milliseconds(ms);
-  }
-  return parse_duration(text, "--timeout");
+  return parse_duration_ms(text, "--timeout");
 }
 
-bool show_progress(bool quiet) { return !quiet && ::isatty(2); }
+bool show_progress(bool quiet) { return !quiet; }
+
+bool progress_line_due(const std::string& line, std::chrono::steady_clock::time_point now,
+                       std::optional<std::chrono::steady_clock::time_point>& last) {
+  // The lines of each trial and each benchmark of a meter (the A/B runner's
+  // and measure_binary's); anything else (a build step, a note, the
+  // interruption) is rare and always shown.
+  static const std::regex routine(
+      R"(^(warm-up \d|pair \d|confirmation pair \d|explaining [AB]: |[AB]: |wall(\+counters)?: |callgrind \d|profile \d))");
+  const bool always = !last || !std::regex_search(line, routine);
+  if (!always && now - *last < std::chrono::seconds(10)) return false;
+  last = now;
+  return true;
+}
 
 std::function<void(const std::string&)> progress_printer(const std::string& command) {
-  return [command](const std::string& s) { fmt::print(stderr, "perfci {}: {}\n", command, s); };
+  if (::isatty(2))
+    return [command](const std::string& s) { fmt::print(stderr, "perfci {}: {}\n", command, s); };
+  auto last = std::make_shared<std::optional<std::chrono::steady_clock::time_point>>();
+  return [command, last](const std::string& s) {
+    if (progress_line_due(s, std::chrono::steady_clock::now(), *last))
+      fmt::print(stderr, "perfci {}: {}\n", command, s);
+  };
 }
 
 std::optional<Config> load_optional_config(const CommonFlags& f) {
-  if (!f.config_path.empty()) return load_config(f.config_path);
-  if (std::filesystem::exists("perfci.json")) return load_config("perfci.json");
-  return std::nullopt;
+  std::optional<Config> config;
+  if (!f.config_path.empty())
+    config = load_config(f.config_path);
+  else if (std::filesystem::exists("perfci.json"))
+    config = load_config("perfci.json");
+  // The thresholds are read by ab and check; a command that does not use
+  // them (run, env) refuses the same mistakes, so one file means one thing.
+  if (config) MetricPolicies::from_config(config->raw, config->path.string());
+  return config;
 }
 
 const SuiteConfig* pick_suite(const CommonFlags& f, const std::optional<Config>& config) {

@@ -88,21 +88,37 @@ MeasureOptions measure_options(const SuiteConfig* suite, const CommonFlags& flag
 nlohmann::json settings_json(const std::string& command, const std::string& config_path,
                              const std::string& suite, const MeasureOptions& m);
 
-// "10m", "90s", "1h", "1h30m", "45" (seconds). Throws perfci::Error.
+// The one duration syntax of every flag (--timeout, --budget, --min-time):
+// "10m", "90s", "1h", "1h30m", "2m5s", "1.5s", or a plain (possibly
+// fractional) number of seconds: "45", "0.5". Throws perfci::Error
+// "<what>: '<text>' ...".
+std::chrono::milliseconds parse_duration_ms(const std::string& text, const std::string& what);
+
+// parse_duration_ms in whole seconds (rounded down), at least one.
 std::chrono::seconds parse_duration(const std::string& text, const std::string& what);
 
-// --timeout: a duration, or a plain (possibly fractional) number of seconds.
-// Throws perfci::Error.
+// --timeout: parse_duration_ms. Throws perfci::Error.
 std::chrono::milliseconds parse_timeout(const std::string& text);
 
-// Progress lines on stderr: only to a terminal, and never with --quiet.
+// Progress lines on stderr: always but with --quiet (a CI log needs them
+// as much as a terminal; progress_printer keeps them few off a terminal).
 bool show_progress(bool quiet);
 
-// Prints "perfci <command>: <line>" on stderr.
+// Prints "perfci <command>: <line>" on stderr, one plain line each (never a
+// carriage return). To a terminal every line; otherwise (a CI log) the
+// routine lines of trials and meters ("pair 3/10 ...", "callgrind 2/5 ...")
+// at most one per 10 s, and every other line (a build step, a note, the
+// interruption): a log shows that perfci is alive without a line per trial.
 std::function<void(const std::string&)> progress_printer(const std::string& command);
 
+// The filter progress_printer uses off a terminal, with its clock given:
+// true when `line`, arriving at `now`, is printed; `last` is when the last
+// printed one was (updated).
+bool progress_line_due(const std::string& line, std::chrono::steady_clock::time_point now,
+                       std::optional<std::chrono::steady_clock::time_point>& last);
+
 // The loaded --config, or ./perfci.json when it exists, else nullopt.
-// Throws perfci::Error for a bad file.
+// Throws perfci::Error for a bad file, its "metrics" thresholds included.
 std::optional<Config> load_optional_config(const CommonFlags& flags);
 
 // --suite of the config, or its only one; nullptr without a config (then

@@ -460,6 +460,28 @@ TEST(ParseDuration, TheShapes) {
   EXPECT_EQ(parse_duration("45", "--budget"), seconds(45));
 }
 
+// One syntax for every duration flag (issue 17): --budget takes what
+// --timeout takes, a fractional number of seconds included.
+TEST(ParseDuration, TheSameSyntaxAsTheTimeout) {
+  using std::chrono::milliseconds;
+  using std::chrono::seconds;
+  EXPECT_EQ(parse_duration("90.5", "--budget"), seconds(90));
+  EXPECT_EQ(parse_duration("1.5s", "--budget"), seconds(1));
+  EXPECT_EQ(parse_duration("2.5e1", "--budget"), seconds(25));
+  EXPECT_EQ(parse_duration_ms("1m0.25s", "--timeout"), milliseconds(60250));
+  EXPECT_EQ(parse_duration_ms("1h30m", "--min-time"), milliseconds(5400000));
+  EXPECT_EQ(error_of([] { parse_duration("0.5", "--budget"); }),
+            "--budget: '0.5' must be at least a second");
+  EXPECT_EQ(error_of([] { parse_duration_ms("0.0001", "--timeout"); }),
+            "--timeout: '0.0001' must be at least a millisecond");
+}
+
+TEST(CommonFlagsCli, TheMinTimeTakesTheDurationSyntax) {
+  EXPECT_DOUBLE_EQ(*parsed({"--min-time", "2s"}).min_time, 2.0);
+  EXPECT_DOUBLE_EQ(*parsed({"--min-time", "0.25"}).min_time, 0.25);
+  EXPECT_DOUBLE_EQ(*parsed({"--min-time", "1m"}).min_time, 60.0);
+}
+
 TEST(ParseDuration, RefusalsNameTheFlagAndTheText) {
   auto error = [](const std::string& text) {
     return error_of([&] { parse_duration(text, "--budget"); });
@@ -490,6 +512,26 @@ TEST(ParseTimeout, DurationsAndSeconds) {
 }
 
 TEST(ShowProgress, NeverWhenQuiet) { EXPECT_FALSE(show_progress(true)); }
+
+// A CI log (stderr not a terminal) gets progress too (issue 17), whatever
+// stderr is here.
+TEST(ShowProgress, AlwaysUnlessQuiet) { EXPECT_TRUE(show_progress(false)); }
+
+TEST(ShowProgress, OffATerminalRoutineLinesComeAtMostEveryTenSeconds) {
+  using std::chrono::seconds;
+  const auto t0 = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  std::optional<std::chrono::steady_clock::time_point> last;
+  EXPECT_TRUE(progress_line_due("pair 1/10: 2 benchmark(s), 0s elapsed", t0, last));
+  EXPECT_FALSE(progress_line_due("pair 1/10 A: wall: 2 benchmarks", t0 + seconds(1), last));
+  EXPECT_FALSE(progress_line_due("pair 2/10: 2 benchmark(s), 3s elapsed", t0 + seconds(9), last));
+  EXPECT_TRUE(progress_line_due("pair 3/10: 2 benchmark(s), 10s elapsed", t0 + seconds(10), last));
+  EXPECT_FALSE(progress_line_due("callgrind 2/5 engine/scan", t0 + seconds(11), last));
+  // What is not a trial's routine always shows.
+  EXPECT_TRUE(progress_line_due("note: BM_x exists only in A; skipped", t0 + seconds(12), last));
+  EXPECT_TRUE(progress_line_due("building main (0123456789ab) in /b", t0 + seconds(12), last));
+  EXPECT_TRUE(
+      progress_line_due("interrupted by SIGINT after 2 of 10 pairs", t0 + seconds(13), last));
+}
 
 }  // namespace
 }  // namespace perfci::app

@@ -61,5 +61,4 @@ int run_merge_session(const MergeFlags& a) {
   return rep.exit_code();
 }
 
-
 }  // namespace perfci::app

@@ -267,6 +267,13 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
         {a.entry.benchmark, a.entry.metric, a.entry.commit, a.entry.reason, status});
   }
 
+  // A run cut short by a signal never passes: what it measured is shown,
+  // and the check is an error.
+  if (in.current.incomplete) {
+    check.errors.push_back("the run was " + in.current.incomplete->reason() +
+                           ": an incomplete check proves nothing");
+    r.incomplete = in.current.incomplete;
+  }
   RunProblems contracts = contract_problems(in.contracts);
   check.errors.insert(check.errors.end(), contracts.errors.begin(), contracts.errors.end());
   check.findings.insert(check.findings.end(), contracts.findings.begin(), contracts.findings.end());

@@ -86,10 +86,7 @@ CheckConfig check_config_from(const Config& config) {
       for (const auto& [kind, t] : value.items()) {
         if (std::find(metric_kinds().begin(), metric_kinds().end(), kind) == metric_kinds().end())
           gap.fail(kind, "unknown metric kind (known: wall, counters, callgrind)");
-        double threshold = gap.num(kind);
-        if (threshold < 0 || threshold >= 10)
-          gap.fail(kind, "expected a number in [0, 10) (0.25 is 25%)");
-        c.oracle_gap[kind] = threshold;
+        c.oracle_gap[kind] = threshold_from_json(t, gap.where(kind));
       }
     }
   }

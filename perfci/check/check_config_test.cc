@@ -65,6 +65,11 @@ TEST(CheckConfig, ErrorsNameTheField) {
   EXPECT_NE(error_of(R"(, "check": {"oracle_gap": {"callgrind": -1}})")
                 .find("check.oracle_gap.callgrind"),
             std::string::npos);
+  // The threshold syntax of metrics, the same here (issue 17).
+  EXPECT_NE(error_of(R"(, "check": {"oracle_gap": {"wall": "50%"}})")
+                .find("check.oracle_gap.wall: \"50%\" is a string; thresholds are numbers: write "
+                      "0.5 for 50%"),
+            std::string::npos);
   EXPECT_NE(error_of(R"(, "check": {"metrics": {"wall": {"threshold": "x"}}})")
                 .find("metrics.wall.threshold"),
             std::string::npos);

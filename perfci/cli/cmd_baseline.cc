@@ -75,6 +75,12 @@ int run_update(const UpdateArgs& a) {
                 ")");
 
   MeasuredSuite m = measure_suite(p, f, kCommand);
+  // Part of a suite is no baseline: the stored one stays as it was.
+  if (m.results.incomplete) {
+    fmt::print(stderr, "perfci: error: baseline update: {}; {} left as it was\n",
+               m.results.incomplete->reason(), p.baseline_file.string());
+    return m.results.incomplete->exit_code();
+  }
   // A baseline must hold a state perfci check passes: the same rules as check.
   check::RunProblems problems;
   for (const auto& b : m.results.benchmarks)
@@ -84,8 +90,9 @@ int run_update(const UpdateArgs& a) {
   problems.findings = contracts.findings;
   if (const int rc = problems.exit_code()) {
     for (const auto& e : problems.errors)
-      fmt::print(stderr, "perfci baseline update: error: {}\n", e);
-    for (const auto& e : problems.findings) fmt::print(stderr, "perfci baseline update: {}\n", e);
+      fmt::print(stderr, "perfci: error: baseline update: {}\n", e);
+    for (const auto& e : problems.findings)
+      fmt::print(stderr, "perfci: error: baseline update: {}\n", e);
     fmt::print(stderr,
                "perfci baseline update: a baseline must hold a state perfci check passes; {} left "
                "as it was\n",

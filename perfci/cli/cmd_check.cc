@@ -230,8 +230,8 @@ int run_check(const CheckArgs& a) {
   // The fallback of issue 13: a baseline that cannot gate Ir on this runner
   // is replaced, for Ir alone, by a reference counted here.
   const auto profiles = baseline::compare_profiles(base.profile, p.profile);
-  if (measures(p, "callgrind") && !p.check.information_only_kind("callgrind") &&
-      !profiles.toolchain_matches()) {
+  if (!m.results.incomplete && measures(p, "callgrind") &&
+      !p.check.information_only_kind("callgrind") && !profiles.toolchain_matches()) {
     perfci::CheckReference ref;
     ref.why = "its " + check::describe_differences(profiles.toolchain);
     if (!p.check.fallback_compare)
@@ -292,7 +292,7 @@ int run_check(const CheckArgs& a) {
     fmt::print("{}", report::github_annotations(rep));
   int rc = rep.exit_code();
   const auto& c = *rep.check;
-  for (const auto& e : c.errors) fmt::print(stderr, "perfci check: error: {}\n", e);
+  for (const auto& e : c.errors) fmt::print(stderr, "perfci: error: check: {}\n", e);
   for (const auto& finding : c.findings) fmt::print(stderr, "perfci check: FAIL: {}\n", finding);
   if (!c.not_gated_reason.empty())
     fmt::print(stderr, "perfci check: NOT GATED: {}\n", c.not_gated_reason);

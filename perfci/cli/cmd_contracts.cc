@@ -27,12 +27,12 @@ int run_contracts(const ContractsOptions& opts) {
   try {
     contracts = load_contracts_file(opts.config);
   } catch (const ConfigError& e) {
-    fmt::print(stderr, "perfci contracts: error: {}\n", e.what());
+    fmt::print(stderr, "perfci: error: contracts: {}\n", e.what());
     return 2;
   }
   if (contracts.empty()) {
     fmt::print(stderr,
-               "perfci contracts: error: {} declares no contracts (add a \"contracts\" array)\n",
+               "perfci: error: contracts: {} declares no contracts (add a \"contracts\" array)\n",
                opts.config);
     return 2;
   }
@@ -40,7 +40,7 @@ int run_contracts(const ContractsOptions& opts) {
   try {
     binary = std::make_unique<BinaryIndex>(opts.binary);
   } catch (const BinaryError& e) {
-    fmt::print(stderr, "perfci contracts: error: {}\n", e.what());
+    fmt::print(stderr, "perfci: error: contracts: {}\n", e.what());
     return 2;
   }
   ContractReport report = ContractChecker(*binary).check_all(contracts);

@@ -104,10 +104,15 @@ int run(const RunArgs& a) {
     save_run_results(results, a.out);
   }
   if (!a.flags.quiet && !(gbench && a.out.empty())) print_summary(results);
+  if (results.incomplete) {
+    fmt::print(stderr, "perfci: error: run: {}{}\n", results.incomplete->reason(),
+               a.out.empty() ? "" : "; the results of what was measured are in " + a.out);
+    return results.incomplete->exit_code();
+  }
   std::size_t failed = 0;
   for (const auto& b : results.benchmarks) failed += b.failed();
   if (failed) {
-    fmt::print(stderr, "perfci run: error: {} of {} benchmarks failed\n", failed,
+    fmt::print(stderr, "perfci: error: run: {} of {} benchmarks failed\n", failed,
                results.benchmarks.size());
     return 2;
   }

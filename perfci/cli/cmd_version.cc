@@ -5,11 +5,15 @@
 
 namespace perfci::cli {
 
+std::string version_line() {
+  return fmt::format("perfci {} (report schema {})", kToolVersion, kReportSchema);
+}
+
 void add_version_command(CLI::App& app, CommandRunner* runner) {
   auto* cmd = app.add_subcommand("version", "Print the tool and schema versions");
   cmd->callback([runner] {
     *runner = [] {
-      fmt::print("perfci {} (report schema {})\n", kToolVersion, kReportSchema);
+      fmt::print("{}\n", version_line());
       return 0;
     };
   });

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace perfci::app {}
 
@@ -16,6 +17,10 @@ namespace perfci::cli {
 using namespace perfci::app;  // NOLINT(google-build-using-namespace)
 
 using CommandRunner = std::function<int()>;
+
+// "perfci 0.1.0 (report schema perfci.report/1)": `perfci version` and
+// `perfci --version`.
+std::string version_line();
 
 // Sets *runner when the subcommand is selected.
 void add_version_command(CLI::App& app, CommandRunner* runner);

@@ -1,6 +1,8 @@
 #include "perfci/config/config.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <regex>
 #include <sstream>
 
 #include "perfci/util/error.h"
@@ -10,6 +12,25 @@
 
 namespace perfci {
 using nlohmann::json;
+
+double threshold_from_json(const json& j, const std::string& field) {
+  static const std::regex percent(R"(^\s*(\d+(\.\d*)?|\.\d+)\s*%\s*$)");
+  const std::string expected = ": expected a number in [0, 10), the relative change (0.03 is 3%)";
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    std::smatch m;
+    if (std::regex_match(s, m, percent)) {
+      std::ostringstream number;
+      number << std::strtod(m[1].str().c_str(), nullptr) / 100;
+      throw Error(field + ": \"" + s + "\" is a string; thresholds are numbers: write " +
+                  number.str() + " for " + m[1].str() + "%");
+    }
+    throw Error(field + expected + ", got " + j.dump());
+  }
+  if (!j.is_number() || !(j.get<double>() >= 0 && j.get<double>() < 10))
+    throw Error(field + expected + ", got " + j.dump());
+  return j.get<double>();
+}
 
 const std::vector<std::string>& known_meters() {
   static const std::vector<std::string> meters{"wall", "counters", "callgrind", "profile"};

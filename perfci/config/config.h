@@ -65,6 +65,12 @@ const std::vector<std::string>& default_events();
 Config parse_config(const std::string& text, const std::string& origin);
 Config load_config(const std::filesystem::path& path);
 
+// A relative threshold of perfci.json (metrics thresholds, check.metrics,
+// check.oracle_gap): one syntax everywhere, a number in [0, 10) (0.03 is
+// 3%). Throws perfci::Error "<field>: ..."; for a percentage string ("3%")
+// the message names the number to write instead (0.03).
+double threshold_from_json(const nlohmann::json& j, const std::string& field);
+
 // Validates a comma-separated --meter value against known_meters().
 std::vector<std::string> parse_meter_list(const std::string& list);
 

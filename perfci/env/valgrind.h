@@ -6,7 +6,8 @@
 
 namespace perfci {
 
-// "valgrind-3.19.0", or empty when valgrind cannot be run.
+// "valgrind-3.19.0", or empty when valgrind cannot be run (or perfci was
+// interrupted: then nothing new starts, see perfci/util/interrupt.h).
 std::string valgrind_version(const std::string& valgrind = "valgrind");
 
 }  // namespace perfci

@@ -33,7 +33,9 @@ struct MeasureOptions {
 
 // Throws perfci::Error for bad input (missing binary, unknown meter or
 // event, a filter that selects nothing); a benchmark that fails is recorded
-// with its error and the others go on.
+// with its error and the others go on. A SIGINT or SIGTERM while measuring
+// returns what was measured with `incomplete` set (while listing the
+// benchmarks it throws perfci::Interrupted: nothing was measured yet).
 RunResults measure_binary(const std::string& binary, const MeasureOptions& options);
 
 }  // namespace perfci

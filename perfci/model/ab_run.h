@@ -74,6 +74,9 @@ struct AbRun {
   nlohmann::json context_b = nlohmann::json::object();
   std::optional<ShardPlan> shard_plan;  // a --shard run: the whole split
   std::vector<BenchmarkRun> benchmarks;
+  // Set when SIGINT or SIGTERM stopped the run (unit "pairs"): the pairs
+  // measured until then are analysed, nothing is confirmed or explained.
+  std::optional<Incomplete> incomplete;
 };
 
 }  // namespace perfci

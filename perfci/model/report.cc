@@ -111,6 +111,7 @@ std::string metric_unit(const std::string& kind, const std::string& metric) {
 }
 
 int Report::exit_code() const {
+  if (incomplete) return incomplete->exit_code();
   if (check) return check->exit_code();
   if (counts.failed > 0) return 2;
   if (counts.regressed > 0) return 1;
@@ -440,6 +441,7 @@ void to_json(json& j, const Report& v) {
   if (v.check) j["check"] = *v.check;
   if (v.shard) j["shard"] = shard_json(*v.shard);
   if (v.merged) j["merged"] = merged_json(*v.merged);
+  if (v.incomplete) j["incomplete"] = *v.incomplete;
 }
 
 Report report_from_json(const json& j, const std::string& origin) {
@@ -483,6 +485,8 @@ Report report_from_json(const json& j, const std::string& origin) {
                 s.at("unchanged").get<int>(), s.at("noisy").get<int>(),
                 s.at("failed").get<int>(),    s.value("accepted", 0),
                 s.value("information", 0)};
+    if (j.contains("incomplete"))
+      r.incomplete = incomplete_from_json(j["incomplete"], "incomplete");
     const json& list = j.at("benchmarks");
     for (std::size_t i = 0; i < list.size(); ++i) {
       where = "benchmarks[" + std::to_string(i) + "]";

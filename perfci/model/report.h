@@ -216,10 +216,13 @@ struct Report {
   std::optional<CheckSection> check;   // mode "check" only
   std::optional<ShardSection> shard;   // a partial report (--shard K/N)
   std::optional<MergeSection> merged;  // joined from parts by perfci merge
+  // SIGINT or SIGTERM stopped the run: the report holds what was measured.
+  std::optional<Incomplete> incomplete;
 
-  // 0 unchanged / improved / noisy / accepted, 1 a regression, 2 a failed
-  // benchmark; in mode "check", the check's own code (broken contracts and
-  // oracle-gap regressions count too).
+  // 128 + the signal when incomplete (130, 143); else 0 unchanged /
+  // improved / noisy / accepted, 1 a regression, 2 a failed benchmark; in
+  // mode "check", the check's own code (broken contracts and oracle-gap
+  // regressions count too).
   int exit_code() const;
 };
 

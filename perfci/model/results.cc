@@ -1,9 +1,11 @@
 #include "perfci/model/results.h"
 
 #include <algorithm>
+#include <csignal>
 
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
+#include "perfci/util/interrupt.h"
 #include "perfci/util/json_fields.h"
 #include "perfci/version.h"
 
@@ -97,12 +99,46 @@ void to_json(json& j, const BenchmarkResult& v) {
   if (!v.cost_s.empty()) j["cost_s"] = v.cost_s;
 }
 
+std::string Incomplete::signal_name() const { return perfci::signal_name(signo); }
+
+std::string Incomplete::reason() const {
+  return "interrupted by " + signal_name() + " after " + std::to_string(completed) + " of " +
+         std::to_string(planned) + " " + unit;
+}
+
+void to_json(json& j, const Incomplete& v) {
+  j = json{{"signal", v.signal_name()},
+           {"exit_code", v.exit_code()},
+           {"completed", v.completed},
+           {"planned", v.planned},
+           {"unit", v.unit},
+           {"reason", v.reason()}};
+}
+
+Incomplete incomplete_from_json(const json& j, const std::string& where) {
+  Fields f(j, where);
+  Incomplete v;
+  const std::string sig = f.str("signal");
+  if (sig == "SIGINT")
+    v.signo = SIGINT;
+  else if (sig == "SIGTERM")
+    v.signo = SIGTERM;
+  else
+    f.fail("signal", "expected SIGINT or SIGTERM, got \"" + sig + "\"");
+  v.completed = static_cast<int>(f.count("completed", 0, 1000000));
+  v.planned = static_cast<int>(f.count("planned", 0, 1000000));
+  v.unit = f.str("unit");
+  if (v.unit != "benchmarks" && v.unit != "pairs") f.fail("unit", "expected benchmarks or pairs");
+  return v;
+}
+
 void to_json(json& j, const RunResults& v) {
   j = json{{"schema", v.schema},        {"tool_version", v.tool_version},
            {"binary", v.binary},        {"meters", v.meters},
            {"events", v.events},        {"environment", v.environment},
            {"benchmarks", v.benchmarks}};
   if (!v.context.empty()) j["context"] = v.context;
+  if (v.incomplete) j["incomplete"] = *v.incomplete;
 }
 
 namespace {
@@ -215,6 +251,8 @@ RunResults run_results_from_json(const json& j, const std::string& origin) {
   const json& bs = f.array("benchmarks");
   for (std::size_t i = 0; i < bs.size(); ++i)
     r.benchmarks.push_back(benchmark_result_from_json(bs[i], f.where("benchmarks", i)));
+  if (f.has("incomplete"))
+    r.incomplete = incomplete_from_json(f.at("incomplete"), f.where("incomplete"));
   return r;
 }
 

@@ -121,6 +121,26 @@ struct MetricValue {
 };
 std::vector<MetricValue> metric_values(const BenchmarkResult& result);
 
+// A run cut short by SIGINT or SIGTERM (perfci/util/interrupt.h): what was
+// measured is kept, and this says how far it got. JSON:
+// {"signal": "SIGINT", "exit_code": 130, "completed": 3, "planned": 10,
+//  "unit": "benchmarks", "reason": "interrupted by SIGINT after 3 of 10 benchmarks"}
+struct Incomplete {
+  int signo = 0;
+  int completed = 0;  // benchmarks (run, check) or pairs (an A/B) measured
+  int planned = 0;
+  std::string unit = "benchmarks";  // or "pairs"
+
+  std::string signal_name() const;  // "SIGINT", "SIGTERM"
+  int exit_code() const { return 128 + signo; }
+  // "interrupted by SIGINT after 3 of 10 benchmarks"
+  std::string reason() const;
+};
+
+void to_json(nlohmann::json& j, const Incomplete& v);
+// Throws perfci::Error naming `where`.
+Incomplete incomplete_from_json(const nlohmann::json& j, const std::string& where);
+
 struct RunResults {
   std::string schema;  // kResultsSchema when written by this version
   std::string tool_version;
@@ -132,6 +152,9 @@ struct RunResults {
   // num_cpus, ...) as its JSON output had it; empty without the wall meter.
   nlohmann::json context = nlohmann::json::object();
   std::vector<BenchmarkResult> benchmarks;
+  // Set when a signal stopped the run: `benchmarks` then holds only those
+  // measured to the end, and a run of every meter of theirs.
+  std::optional<Incomplete> incomplete;
 
   const BenchmarkResult* find(std::string_view name) const;
   bool any_failed() const;

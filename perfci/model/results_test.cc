@@ -9,6 +9,8 @@
 namespace perfci {
 namespace {
 
+using nlohmann::json;
+
 RunResults sample() {
   RunResults r = make_run_results();
   r.binary = "/build/bench";
@@ -91,6 +93,29 @@ TEST(Results, MalformedInputNamesTheField) {
   bad = j;
   bad["benchmarks"][1].erase("name");
   EXPECT_NE(error_of(bad).find("benchmarks[1].name: missing"), std::string::npos) << error_of(bad);
+}
+
+TEST(Results, IncompleteRoundTripsAndIsValidated) {
+  RunResults r = make_run_results();
+  r.binary = "/b";
+  r.meters = {"wall"};
+  Incomplete inc;
+  inc.signo = 15;  // SIGTERM
+  inc.completed = 1;
+  inc.planned = 4;
+  r.incomplete = inc;
+  json j = r;
+  EXPECT_EQ(j["incomplete"],
+            json::parse(R"({"signal": "SIGTERM", "exit_code": 143, "completed": 1, "planned": 4,
+                            "unit": "benchmarks",
+                            "reason": "interrupted by SIGTERM after 1 of 4 benchmarks"})"));
+  RunResults back = run_results_from_json(j, "r.json");
+  ASSERT_TRUE(back.incomplete);
+  EXPECT_EQ(back.incomplete->exit_code(), 143);
+  EXPECT_EQ(back.incomplete->reason(), "interrupted by SIGTERM after 1 of 4 benchmarks");
+  j["incomplete"]["signal"] = "SIGHUP";
+  EXPECT_THROW(run_results_from_json(j, "r.json"), Error);
+  EXPECT_FALSE(run_results_from_json(json(make_run_results()), "r.json").incomplete);
 }
 
 TEST(Results, SaveAndLoad) {

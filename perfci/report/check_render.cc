@@ -128,6 +128,7 @@ std::string render_check_markdown(const Report& r) {
   const CheckSection& c = *r.check;
   std::string md =
       fmt::format("## perfci check: **{}**{}\n\n", check_outcome(r), shard_headline(r));
+  if (r.incomplete) md += "**" + incomplete_notice(r) + ".**\n\n";
   if (!c.not_gated_reason.empty())
     md += fmt::format("**Not gated (exit {}):** {}.\n\n",
                       stats::exit_code(stats::CheckOutcome::kNotGated),
@@ -298,6 +299,8 @@ std::string render_check_html(const Report& r) {
   h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span>{}</h1>\n", outcome_class,
                    outcome, html_escape(shard_headline(r)));
   for (const auto& w : r.warnings) h += "<p><b>warning</b>: " + html_escape(w) + "</p>\n";
+  if (r.incomplete)
+    h += "<p class=\"error\"><strong>" + html_escape(incomplete_notice(r)) + ".</strong></p>\n";
   if (!c.not_gated_reason.empty())
     h += fmt::format("<p class=\"error\">Not gated (exit {}): {}.</p>\n",
                      stats::exit_code(stats::CheckOutcome::kNotGated),

@@ -38,6 +38,17 @@ std::vector<const BenchmarkReport*> benchmarks_worst_first(const Report& r) {
   return out;
 }
 
+std::string incomplete_notice(const Report& r) {
+  if (!r.incomplete) return "";
+  return "incomplete: " + r.incomplete->reason() + " (exit " +
+         std::to_string(r.incomplete->exit_code()) +
+         "); what follows is what was measured until then";
+}
+
+std::string ab_headline(const Report& r) {
+  return r.incomplete ? "incomplete" : std::string(stats::to_string(r.verdict));
+}
+
 std::string side_description(const Side& s) {
   std::string out;
   if (!s.revision.empty()) {

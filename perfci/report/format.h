@@ -26,6 +26,15 @@ std::vector<const BenchmarkReport*> benchmarks_worst_first(const Report& r);
 
 std::string side_description(const Side& s);
 
+// For a run a signal stopped: "incomplete: interrupted by SIGINT after 3 of
+// 10 pairs (exit 130); what follows is what was measured until then". Empty
+// for a complete run. Both renderings put it right under the headline.
+std::string incomplete_notice(const Report& r);
+
+// The A/B headline's word: "incomplete" for a stopped run (a verdict on
+// part of the pairs is not one), else the verdict.
+std::string ab_headline(const Report& r);
+
 // A Markdown table cell: '|' escaped, newlines folded to spaces.
 std::string markdown_cell(const std::string& s);
 

@@ -64,12 +64,13 @@ std::string render_html(const Report& r) {
   bool aa = r.mode == "aa";
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += fmt::format("<title>perfci {}: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                   aa ? "A/A" : "A/B", html_escape(std::string(stats::to_string(r.verdict))),
-                   kStyle);
-  h += fmt::format(
-      "<h1>perfci {}: <span class=\"{}\">{}</span>{}</h1>\n", aa ? "A/A (noise)" : "A/B",
-      html_escape(std::string(stats::to_string(r.verdict))),
-      html_escape(std::string(stats::to_string(r.verdict))), html_escape(shard_headline(r)));
+                   aa ? "A/A" : "A/B", html_escape(ab_headline(r)), kStyle);
+  h +=
+      fmt::format("<h1>perfci {}: <span class=\"{}\">{}</span>{}</h1>\n",
+                  aa ? "A/A (noise)" : "A/B", r.incomplete ? "failed" : html_escape(ab_headline(r)),
+                  html_escape(ab_headline(r)), html_escape(shard_headline(r)));
+  if (r.incomplete)
+    h += "<p class=\"failed\"><strong>" + html_escape(incomplete_notice(r)) + ".</strong></p>\n";
   h += shard_html(r);
   if (r.pairing == "unpaired")
     h += fmt::format(

@@ -16,8 +16,9 @@ std::string render_markdown(const Report& r) {
   std::string md;
   bool aa = r.mode == "aa";
   const bool unpaired = r.pairing == "unpaired";
-  md += fmt::format("## perfci {}: **{}**{}\n\n", aa ? "A/A (noise)" : "A/B",
-                    stats::to_string(r.verdict), shard_headline(r));
+  md += fmt::format("## perfci {}: **{}**{}\n\n", aa ? "A/A (noise)" : "A/B", ab_headline(r),
+                    shard_headline(r));
+  if (r.incomplete) md += "**" + incomplete_notice(r) + ".**\n\n";
   md += shard_markdown(r);
   md += fmt::format("{} regressed, {} improved, {} unchanged, {} noisy, {} failed.\n\n",
                     r.counts.regressed, r.counts.improved, r.counts.unchanged, r.counts.noisy,

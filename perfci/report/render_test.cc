@@ -36,6 +36,39 @@ TEST(Markdown, FailuresAndRegressionsFirstWithRatioIntervalAndWhy) {
   EXPECT_NE(md.find("| point_lookup | wall/real_time_ns | 2.00x |"), std::string::npos) << md;
 }
 
+// A run a signal stopped says so first, in both renderings, and its exit
+// code is 128 + the signal whatever its verdicts (issue 17).
+TEST(Markdown, AnInterruptedRunSaysIncompleteUnderTheHeadline) {
+  Report r = analysis::testing::sample_report();
+  Incomplete inc;
+  inc.signo = 2;  // SIGINT
+  inc.completed = 3;
+  inc.planned = 10;
+  inc.unit = "pairs";
+  r.incomplete = inc;
+  EXPECT_EQ(r.exit_code(), 130);
+  const std::string md = render_markdown(r);
+  EXPECT_EQ(md.rfind("## perfci A/B: **incomplete**\n\n**incomplete: interrupted by SIGINT after 3 "
+                     "of 10 pairs (exit 130); what follows is what was measured until then.**",
+                     0),
+            0u)
+      << md;
+  const std::string html = render_html(r);
+  EXPECT_NE(html.find("<h1>perfci A/B: <span class=\"failed\">incomplete</span></h1>\n<p "
+                      "class=\"failed\"><strong>incomplete: interrupted by SIGINT after 3 of 10 "
+                      "pairs (exit 130)"),
+            std::string::npos)
+      << html;
+  // The JSON says the same, and reads back.
+  nlohmann::json j = r;
+  EXPECT_EQ(j["incomplete"]["reason"], "interrupted by SIGINT after 3 of 10 pairs");
+  EXPECT_EQ(j["summary"]["exit_code"], 130);
+  Report back = report_from_json(j, "r.json");
+  ASSERT_TRUE(back.incomplete);
+  EXPECT_EQ(back.incomplete->reason(), inc.reason());
+  EXPECT_EQ(back.exit_code(), 130);
+}
+
 TEST(Html, SelfContainedWithOnePlotPerMetricAndEscapedText) {
   Report r = analysis::testing::sample_report();
   std::string html = render_html(r);

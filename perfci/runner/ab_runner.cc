@@ -11,6 +11,7 @@
 #include "perfci/runner/pair_order.h"
 #include "perfci/runner/shard_plan.h"
 #include "perfci/util/error.h"
+#include "perfci/util/interrupt.h"
 
 namespace perfci {
 namespace {
@@ -92,6 +93,7 @@ class Scheduler {
   std::string order_;
   nlohmann::json context_[2] = {nlohmann::json::object(), nlohmann::json::object()};
   PairOrder pair_order_{1};
+  int planned_pairs_ = 0;  // for an interrupted run's "3 of 10 pairs"
 };
 
 RunResults Scheduler::measure(int side, const std::vector<std::string>& meters,
@@ -101,6 +103,8 @@ RunResults Scheduler::measure(int side, const std::vector<std::string>& meters,
   m.names = names;
   m.progress = [this, what](const std::string& s) { say(what + ": " + s); };
   RunResults r = measure_binary(binary_[side], m);
+  // A trial cut short is of no use to a pair: the run stops here.
+  if (r.incomplete) throw Interrupted(r.incomplete->signo);
   if (context_[side].empty() && !r.context.empty()) context_[side] = r.context;
   return r;
 }
@@ -301,62 +305,73 @@ AbRun Scheduler::run() {
   }
 
   std::map<std::string, BenchmarkState> samples;
-  if (!trial_meters_.empty()) {
-    for (int w = 0; w < run.warmup; ++w) {
+  planned_pairs_ = trial_meters_.empty() ? 0 : (p.budget ? p.min_pairs : p.pairs);
+  // SIGINT or SIGTERM: the complete pairs measured so far are analysed and
+  // reported, marked incomplete.
+  int stopped_by = 0;
+  try {
+    if (!trial_meters_.empty()) {
+      for (int w = 0; w < run.warmup; ++w) {
+        for (int side = 0; side < 2; ++side) {
+          std::string label = "warm-up " + std::to_string(w + 1);
+          say(label + " " + (side == 0 ? "A" : "B"));
+          std::map<std::string, BenchmarkState> discard;
+          auto names = active();
+          if (names.empty()) break;
+          record(side, measure(side, trial_meters_, names, label + (side == 0 ? " A" : " B")),
+                 names, label, discard);
+        }
+      }
+      double warm_end = seconds_since(start_);
+      int target = p.budget ? p.max_pairs : p.pairs;
+      for (int k = 0; k < target && !active().empty(); ++k) {
+        double elapsed = seconds_since(start_);
+        double per_pair = k > 0 ? (elapsed - warm_end) / k : 0;
+        if (p.budget && k >= p.min_pairs &&
+            elapsed + per_pair > static_cast<double>(p.budget->count()))
+          break;
+        std::string label =
+            "pair " + std::to_string(k + 1) + (p.budget ? "" : "/" + std::to_string(target));
+        std::string eta;
+        if (k > 0) {
+          double left = p.budget ? std::max(0.0, static_cast<double>(p.budget->count()) - elapsed)
+                                 : per_pair * (target - k);
+          eta = ", ~" + format_seconds(left) + " left";
+          if (p.budget && per_pair > 0)
+            planned_pairs_ =
+                std::clamp(k + static_cast<int>(left / per_pair), p.min_pairs, p.max_pairs);
+        }
+        say(label + ": " + std::to_string(active().size()) + " benchmark(s), " +
+            format_seconds(elapsed) + " elapsed" + eta);
+        run_pair(pair_order_.next_a_first(), active(), label, samples);
+        ++run.pairs;
+      }
+    }
+
+    if (!once_meters_.empty()) {
       for (int side = 0; side < 2; ++side) {
-        std::string label = "warm-up " + std::to_string(w + 1);
-        say(label + " " + (side == 0 ? "A" : "B"));
-        std::map<std::string, BenchmarkState> discard;
         auto names = active();
         if (names.empty()) break;
-        record(side, measure(side, trial_meters_, names, label + (side == 0 ? " A" : " B")), names,
-               label, discard);
-      }
-    }
-    double warm_end = seconds_since(start_);
-    int target = p.budget ? p.max_pairs : p.pairs;
-    for (int k = 0; k < target && !active().empty(); ++k) {
-      double elapsed = seconds_since(start_);
-      double per_pair = k > 0 ? (elapsed - warm_end) / k : 0;
-      if (p.budget && k >= p.min_pairs &&
-          elapsed + per_pair > static_cast<double>(p.budget->count()))
-        break;
-      std::string label =
-          "pair " + std::to_string(k + 1) + (p.budget ? "" : "/" + std::to_string(target));
-      std::string eta;
-      if (k > 0) {
-        double left = p.budget ? std::max(0.0, static_cast<double>(p.budget->count()) - elapsed)
-                               : per_pair * (target - k);
-        eta = ", ~" + format_seconds(left) + " left";
-      }
-      say(label + ": " + std::to_string(active().size()) + " benchmark(s), " +
-          format_seconds(elapsed) + " elapsed" + eta);
-      run_pair(pair_order_.next_a_first(), active(), label, samples);
-      ++run.pairs;
-    }
-  }
-
-  if (!once_meters_.empty()) {
-    for (int side = 0; side < 2; ++side) {
-      auto names = active();
-      if (names.empty()) break;
-      RunResults r = measure(side, once_meters_, names, side == 0 ? "A" : "B");
-      for (const auto& b : r.benchmarks) {
-        if (b.failed()) {
-          mark_failed(b.name, std::string("the ") + (side == 0 ? "A" : "B") + " run of " +
-                                  binary_[side] + ": " + b.error);
-          continue;
-        }
-        detail_[side][b.name] = b;
-        for (const auto& v : metric_values(b)) {
-          if (v.kind != "callgrind") continue;
-          auto& st = samples[b.name];
-          SeriesKey key{v.kind, v.metric};
-          if (!st.series.count(key)) st.order.push_back(key);
-          (side == 0 ? st.series[key].a : st.series[key].b).push_back(v.value);
+        RunResults r = measure(side, once_meters_, names, side == 0 ? "A" : "B");
+        for (const auto& b : r.benchmarks) {
+          if (b.failed()) {
+            mark_failed(b.name, std::string("the ") + (side == 0 ? "A" : "B") + " run of " +
+                                    binary_[side] + ": " + b.error);
+            continue;
+          }
+          detail_[side][b.name] = b;
+          for (const auto& v : metric_values(b)) {
+            if (v.kind != "callgrind") continue;
+            auto& st = samples[b.name];
+            SeriesKey key{v.kind, v.metric};
+            if (!st.series.count(key)) st.order.push_back(key);
+            (side == 0 ? st.series[key].a : st.series[key].b).push_back(v.value);
+          }
         }
       }
     }
+  } catch (const Interrupted& stop) {
+    stopped_by = stop.signal();
   }
 
   auto inputs = samples_of(samples, active());
@@ -388,8 +403,10 @@ AbRun Scheduler::run() {
         } else {
           m.first_decision.verdict = stats::Verdict::kNoisy;
           m.first_decision.reason =
-              "not compared: a pair read 0 on one side only (an event too rare to compare as a "
-              "ratio)";
+              stopped_by != 0 && m.a.size() != m.b.size()
+                  ? "not compared: the run was interrupted before both sides were measured"
+                  : "not compared: a pair read 0 on one side only (an event too rare to compare "
+                    "as a ratio)";
           m.decision = m.first_decision;
         }
         b.metrics.push_back(std::move(m));
@@ -399,8 +416,23 @@ AbRun Scheduler::run() {
   }
   // An A/A goes through confirmation like an A/B: it measures the false
   // positives of the whole pipeline, and a first verdict alone is not one.
-  confirm(run);
-  if (!run.aa) add_explanation_details(run);
+  if (stopped_by == 0) {
+    try {
+      confirm(run);
+      if (!run.aa) add_explanation_details(run);
+    } catch (const Interrupted& stop) {
+      stopped_by = stop.signal();
+    }
+  }
+  if (stopped_by != 0) {
+    Incomplete inc;
+    inc.signo = stopped_by;
+    inc.completed = run.pairs;
+    inc.planned = std::max(planned_pairs_, run.pairs);
+    inc.unit = "pairs";
+    run.incomplete = inc;
+    say(inc.reason());
+  }
   // A benchmark that failed during confirmation is failed, whatever the first verdict.
   for (auto& b : run.benchmarks)
     if (b.error.empty()) b.error = state_[b.name].error;

@@ -14,6 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kMarker = "perfci-build.json";
+// Written once `git worktree add` completed. git writes src/.git first, so
+// a checkout that perfci's SIGINT/SIGTERM (or a kill -9) cut short has a
+// .git but not this: it is removed and checked out again, never built.
+constexpr const char* kCheckoutMarker = "perfci-checkout.done";
 
 void say(const RevisionBuildOptions& o, const std::string& s) {
   if (o.progress) o.progress(s);
@@ -82,16 +86,20 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
     }
   }
   fs::create_directories(slot);
-  if (!fs::exists(out.source_dir / ".git", ec)) {
-    // A folder left by an interrupted `worktree add` would make git refuse.
-    run_tool_step({"git", "-C", top.string(), "worktree", "prune"}, top, o.timeout);
+  const fs::path checked_out = slot / kCheckoutMarker;
+  if (!fs::exists(out.source_dir / ".git", ec) || !fs::exists(checked_out, ec)) {
+    // A folder left by an interrupted `worktree add` would make git refuse
+    // (or be half a checkout): removed, then pruned from git's list.
+    fs::remove(checked_out, ec);
     fs::remove_all(out.source_dir, ec);
+    run_tool_step({"git", "-C", top.string(), "worktree", "prune"}, top, o.timeout);
     std::vector<std::string> add{"git",     "-C",       top.string(), "worktree",
                                  "add",     "--detach", "--force",    out.source_dir.string(),
                                  out.commit};
     say(o, "checking out " + revision + " (" + out.commit.substr(0, 12) + ") into " +
                out.source_dir.string());
     require_step_ok("git worktree add", add, run_tool_step(add, top, o.timeout));
+    write_file_atomic(checked_out, out.commit + "\n");
   }
   out.configure_command = configure_command(out.source_dir, out.build_dir, o.preset);
   say(o,

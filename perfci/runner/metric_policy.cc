@@ -1,14 +1,13 @@
 #include "perfci/runner/metric_policy.h"
 
+#include "perfci/config/config.h"
 #include "perfci/util/error.h"
 
 namespace perfci {
 namespace {
 
 double threshold_value(const nlohmann::json& j, const std::string& field) {
-  if (!j.is_number() || j.get<double>() < 0 || j.get<double>() >= 10)
-    throw Error(field + ": expected a number in [0, 10) (0.03 is 3%)");
-  return j.get<double>();
+  return threshold_from_json(j, field);
 }
 
 }  // namespace

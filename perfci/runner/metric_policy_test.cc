@@ -54,6 +54,15 @@ TEST(MetricPolicies, BadInputNamesTheField) {
   expect_error(R"({"metrics": {"wall": {"treshold": 0.1}}})", "metrics.wall.treshold");
   expect_error(R"({"metrics": {"wall": {"per_benchmark": {"(": 0.1}}}})", "not a valid regex");
   expect_error(R"({"metrics": []})", "expected an object");
+  // One syntax everywhere (issue 17): a percentage is refused with the
+  // number to write instead, wherever a threshold is read.
+  expect_error(R"({"metrics": {"wall": {"threshold": "3%"}}})",
+               "perfci.json: metrics.wall.threshold: \"3%\" is a string; thresholds are "
+               "numbers: write 0.03 for 3%");
+  expect_error(R"({"metrics": {"callgrind": {"per_metric": {"ir": "0.2%"}}}})",
+               "write 0.002 for 0.2%");
+  expect_error(R"({"metrics": {"wall": {"threshold": 10}}})",
+               "expected a number in [0, 10), the relative change (0.03 is 3%), got 10");
 }
 
 }  // namespace

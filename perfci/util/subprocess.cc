@@ -12,6 +12,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "perfci/util/interrupt.h"
+
 extern char** environ;
 
 namespace perfci {
@@ -90,6 +92,34 @@ std::string resolve_program(const std::string& name, const std::vector<std::stri
   return {};
 }
 
+// How long a child's group gets between SIGTERM and SIGKILL when perfci is
+// interrupted. SIGTERM first because cmake's ninja runs each compiler in a
+// process group of its own and stops them only when it is told to: a
+// SIGKILL of cmake's group would leave the compilers running.
+constexpr auto kTerminateGrace = std::chrono::seconds(3);
+
+// SIGTERM to the group, SIGKILL once the grace is over (or at once after
+// the leader exited, for members that outlived it). Returns the leader's
+// wait status.
+int stop_group(pid_t pid) {
+  ::kill(-pid, SIGTERM);
+  const auto until = std::chrono::steady_clock::now() + kTerminateGrace;
+  int status = 0;
+  while (true) {
+    pid_t w = ::waitpid(pid, &status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() >= until) {
+      ::kill(-pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    ::usleep(5000);
+  }
+  ::kill(-pid, SIGKILL);
+  return status;
+}
+
 void append_tail(std::string& buf, const char* data, std::size_t n, std::size_t limit) {
   buf.append(data, n);
   if (buf.size() > 2 * limit + 4096) buf.erase(0, buf.size() - limit);
@@ -133,6 +163,8 @@ std::string format_command(const std::vector<std::string>& argv) {
 }
 
 SubprocessResult run_subprocess(const SubprocessOptions& o) {
+  // Nothing new starts once perfci was told to stop.
+  throw_if_interrupted();
   SubprocessResult result;
   if (o.argv.empty() || o.argv[0].empty()) {
     result.spawn_error = "empty command";
@@ -161,17 +193,32 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     CPU_SET(*o.pin_cpu, &cpus);
   }
 
+  // SIGINT and SIGTERM are blocked across fork: the child must never run
+  // perfci's handler (it would wake the parent's wait without the parent
+  // having been signalled); a signal meant for perfci stays pending in the
+  // parent and arrives when the mask is restored.
+  sigset_t stop_signals, saved_mask;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &stop_signals, &saved_mask);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid < 0) {
-    result.spawn_error = std::string("fork: ") + std::strerror(errno);
+    int err = errno;
+    ::pthread_sigmask(SIG_SETMASK, &saved_mask, nullptr);
+    result.spawn_error = std::string("fork: ") + std::strerror(err);
     return result;
   }
   if (pid == 0) {
     int report = report_pipe.fd[1];
-    // Own process group, so a timeout kills whatever the benchmark spawned.
+    // Own process group, so a timeout kills whatever the benchmark spawned,
+    // and a terminal's Ctrl-C reaches perfci alone, which stops the group.
     ::setpgid(0, 0);
     ::signal(SIGPIPE, SIG_DFL);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::pthread_sigmask(SIG_SETMASK, &saved_mask, nullptr);
     if (o.disable_aslr) {
       int persona = ::personality(0xffffffff);
       if (persona == -1 || ::personality(persona | ADDR_NO_RANDOMIZE) == -1)
@@ -187,13 +234,23 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     child_fail(report, errno);
   }
   ::setpgid(pid, pid);  // also from the parent: no race with an early kill
+  register_child_group(pid);
+  ::pthread_sigmask(SIG_SETMASK, &saved_mask, nullptr);
+  // Whatever way this returns or throws, the group is no longer ours to kill.
+  struct Registered {
+    pid_t pid;
+    ~Registered() { unregister_child_group(pid); }
+  } registered{pid};
   report_pipe.close_write();
   out_pipe.close_write();
   err_pipe.close_write();
   in_pipe.close_read();
 
   int exec_errno = 0;
-  ssize_t got = ::read(report_pipe.fd[0], &exec_errno, sizeof exec_errno);
+  ssize_t got = 0;
+  do {
+    got = ::read(report_pipe.fd[0], &exec_errno, sizeof exec_errno);
+  } while (got < 0 && errno == EINTR);
   if (got == static_cast<ssize_t>(sizeof exec_errno)) {
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -212,12 +269,19 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
 
   auto deadline = start + o.timeout;
   char buf[65536];
+  // A timeout stops the group the way an interruption does (stop_group),
+  // so a build that overran leaves no compiler behind either.
   bool killed = false;
+  int status = 0;
+  const int stop_fd = interrupt_fd();
   while (out_pipe.fd[0] >= 0 || err_pipe.fd[0] >= 0) {
-    pollfd fds[2];
+    if (interrupt_signal() != 0) break;
+    pollfd fds[3];
     int n = 0;
     if (out_pipe.fd[0] >= 0) fds[n++] = {out_pipe.fd[0], POLLIN, 0};
     if (err_pipe.fd[0] >= 0) fds[n++] = {err_pipe.fd[0], POLLIN, 0};
+    const int outputs = n;
+    if (stop_fd >= 0) fds[n++] = {stop_fd, POLLIN, 0};
     int wait_ms = -1;
     if (o.timeout.count() > 0) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -227,12 +291,12 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     int ready = ::poll(fds, n, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      ::kill(-pid, SIGKILL);
+      status = stop_group(pid);
       killed = true;
       result.timed_out = true;
       break;
     }
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < outputs; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
       if (r < 0 && errno == EINTR) continue;
@@ -252,25 +316,29 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     }
   }
 
-  int status = 0;
-  while (true) {
-    if (o.timeout.count() > 0 && !killed) {
-      // Output closed but the child may still hang: keep honouring the limit.
-      pid_t w = ::waitpid(pid, &status, WNOHANG);
-      if (w == pid) break;
-      if (std::chrono::steady_clock::now() >= deadline) {
-        ::kill(-pid, SIGKILL);
-        killed = true;
-        result.timed_out = true;
-        continue;
-      }
-      ::usleep(2000);
-      continue;
+  while (!killed) {
+    if (int signo = interrupt_signal()) {
+      // The child's group is stopped and reaped before the stack unwinds.
+      stop_group(pid);
+      throw Interrupted(signo);
     }
-    if (::waitpid(pid, &status, 0) == pid || errno != EINTR) break;
+    // Output closed but the child may still run: keep honouring the limit
+    // and watching for a signal.
+    pid_t w = ::waitpid(pid, &status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR)) break;
+    if (o.timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
+      status = stop_group(pid);
+      killed = true;
+      result.timed_out = true;
+      break;
+    }
+    if (stop_fd >= 0) {
+      pollfd p{stop_fd, POLLIN, 0};
+      ::poll(&p, 1, 2);
+    } else {
+      ::usleep(2000);
+    }
   }
-  // Reap nothing else, but make sure no stray member of the group survives.
-  if (killed) ::kill(-pid, SIGKILL);
   result.elapsed = std::chrono::steady_clock::now() - start;
   if (result.err_tail.size() > o.stderr_tail)
     result.err_tail.erase(0, result.err_tail.size() - o.stderr_tail);

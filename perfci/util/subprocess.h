@@ -1,8 +1,9 @@
 // Runs a child process from an argv vector (never through a shell), with a
 // controlled environment, optional CPU pinning, ASLR disabled and a timeout
-// that kills the child's whole process group. Every perfci component that
+// that stops the child's whole process group. Every perfci component that
 // launches something (benchmark trials, valgrind, git, cmake) goes through
-// here so that measurement conditions are the same everywhere.
+// here so that measurement conditions are the same everywhere, and so that
+// a SIGINT or SIGTERM of perfci stops every child it started.
 #pragma once
 
 #include <chrono>
@@ -29,7 +30,8 @@ struct SubprocessOptions {
   // personality(ADDR_NO_RANDOMIZE): identical addresses in every run, which
   // callgrind counts and hash-table layouts depend on.
   bool disable_aslr = false;
-  // Zero means no limit. On expiry the process group gets SIGKILL.
+  // Zero means no limit. On expiry the process group gets SIGTERM, and
+  // SIGKILL 3 s later if it is still there (as on an interruption).
   std::chrono::milliseconds timeout{0};
   // Keep all of stdout up to this size; beyond it the result is flagged.
   std::size_t stdout_limit = std::size_t{256} << 20;
@@ -60,7 +62,11 @@ struct SubprocessResult {
   std::string describe() const;
 };
 
-// Never throws for a failing child; the result says what happened.
+// Never throws for a failing child; the result says what happened. Throws
+// perfci::Interrupted (perfci/util/interrupt.h) when perfci got SIGINT or
+// SIGTERM, before starting the child or while it runs: then the child's
+// process group has had SIGTERM, and SIGKILL after a 3 s grace, and the
+// child is reaped.
 SubprocessResult run_subprocess(const SubprocessOptions& options);
 
 // A one-line, copy-pasteable rendering of argv for messages (quoted where

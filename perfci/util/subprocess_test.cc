@@ -4,7 +4,11 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <fstream>
 #include <thread>
+
+#include "perfci/util/files.h"
+#include "perfci/util/interrupt.h"
 
 namespace perfci {
 namespace {
@@ -75,6 +79,18 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_TRUE(gone);
 }
 
+// The timeout stops the group as an interruption does: SIGTERM (which a
+// cmake's ninja passes on to its compilers), then SIGKILL for a child that
+// ignores it.
+TEST(Subprocess, ATimeoutStillEndsAChildThatIgnoresSigterm) {
+  SubprocessOptions o;
+  o.timeout = std::chrono::milliseconds(200);
+  auto r = sh("trap '' TERM; sleep 30", o);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(r.elapsed, std::chrono::seconds(20));
+}
+
 TEST(Subprocess, EnvironmentIsControlled) {
   SubprocessOptions o;
   o.base_env = std::map<std::string, std::string>{{"PATH", "/usr/bin:/bin"}, {"KEEP", "1"}};
@@ -125,6 +141,85 @@ TEST(Subprocess, KeepsOnlyTheTailOfStderrAndLimitsStdout) {
   EXPECT_EQ(r.err_tail.substr(r.err_tail.size() - 4), "END\n");
   EXPECT_EQ(r.out, "01234");
   EXPECT_TRUE(r.out_truncated);
+}
+
+// --- SIGINT / SIGTERM (perfci/util/interrupt.h) ---------------------------
+
+bool process_gone(pid_t pid) {
+  for (int i = 0; i < 500; ++i) {
+    if (::kill(pid, 0) != 0) return true;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    if (line.find(") Z") != std::string::npos) return true;  // a zombie: dead, not yet reaped
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// The flag stays set until reset: every test resets it, whatever happens.
+struct InterruptReset {
+  ~InterruptReset() { set_interrupt_for_testing(0); }
+};
+
+std::string read_when_present(const std::string& path) {
+  for (int i = 0; i < 3000; ++i) {
+    std::ifstream in(path);
+    std::string text;
+    if (in && std::getline(in, text) && !text.empty()) return text;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return {};
+}
+
+TEST(SubprocessInterrupt, NothingStartsOnceInterrupted) {
+  InterruptReset reset;
+  set_interrupt_for_testing(SIGINT);
+  try {
+    sh("echo should-not-run");
+    ADD_FAILURE() << "a child started after SIGINT";
+  } catch (const Interrupted& stop) {
+    EXPECT_EQ(stop.signal(), SIGINT);
+    EXPECT_EQ(stop.signal_name(), "SIGINT");
+  }
+}
+
+// The signal while the child runs: its whole group (the background
+// grandchild too) is stopped and the call throws instead of returning.
+void expect_group_stopped(const std::string& script, int signo) {
+  InterruptReset reset;
+  TempDir dir("perfci-int");
+  const std::string pid_file = (dir.path() / "pid").string();
+  std::thread signaller([&] {
+    // The grandchild is running once it wrote its pid.
+    read_when_present(pid_file);
+    set_interrupt_for_testing(signo);
+  });
+  bool thrown = false;
+  try {
+    sh(script + " & echo $! > " + pid_file + "; wait");
+  } catch (const Interrupted& stop) {
+    thrown = true;
+    EXPECT_EQ(stop.signal(), signo);
+  }
+  signaller.join();
+  EXPECT_TRUE(thrown);
+  const std::string pid = read_when_present(pid_file);
+  ASSERT_FALSE(pid.empty());
+  EXPECT_TRUE(process_gone(std::stoi(pid))) << "grandchild " << pid << " survived";
+}
+
+TEST(SubprocessInterrupt, StopsTheChildsWholeGroup) { expect_group_stopped("sleep 600", SIGTERM); }
+
+// A child that ignores SIGTERM gets SIGKILL after the grace.
+TEST(SubprocessInterrupt, SigkillAfterTheGrace) {
+  expect_group_stopped("trap '' TERM; sleep 600", SIGINT);
+}
+
+TEST(SubprocessInterrupt, SignalNames) {
+  EXPECT_EQ(signal_name(SIGINT), "SIGINT");
+  EXPECT_EQ(signal_name(SIGTERM), "SIGTERM");
+  EXPECT_EQ(signal_name(SIGHUP), "signal 1");
 }
 
 TEST(Subprocess, FormatCommandQuotes) {
