@@ -25,6 +25,10 @@ void check_one_sharded_run(const std::vector<ReportPart>& parts,
       throw Error(p.file +
                   ": not a partial report (no \"shard\" section): only the reports of "
                   "`--shard K/N` runs are merged");
+    if (p.report.incomplete)
+      throw Error(p.file + ": shard " + format_shard(p.report.shard->spec) + " was " +
+                  p.report.incomplete->reason() +
+                  ": a part cut short cannot stand for its benchmarks; re-run that shard");
     if (std::find(modes.begin(), modes.end(), p.report.mode) == modes.end())
       throw Error(
           fmt::format("{}: a partial report of mode \"{}\", not {}: the parts of one run "

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include "perfci/check/oracle_gap_gate.h"
 #include "perfci/util/error.h"
 
@@ -223,6 +225,10 @@ TEST(MergeCheckParts, RefusesWhatIsNotOneRun) {
   stray.report.benchmarks.push_back(part(2).report.benchmarks[0]);
   EXPECT_NE(error_of({stray, part(2), part(3)}).find("engine/b is not in its shard 1/3"),
             std::string::npos);
+
+  ReportPart cut = part(2);
+  cut.report.incomplete = Incomplete{SIGINT, 0, 1, "benchmarks"};
+  EXPECT_NE(error_of({part(1), cut, part(3)}).find("re-run that shard"), std::string::npos);
 
   ReportPart whole = part(1);
   whole.report.shard.reset();
