@@ -322,6 +322,64 @@ TEST(PerfciGbenchFixed, KnownTenPercentIsRegressedAndAnEqualBenchmarkIsNot) {
   EXPECT_EQ(rep["summary"]["regressed"], 1);
 }
 
+// Two processes differ by their memory layout and machine state, which the
+// repetitions inside one file cannot measure (engine_bench A/A files of two
+// processes differed by up to 8%, tightly). A 4% shift with a tight spread
+// is what such an A/A looks like: not claimed under the default unpaired
+// threshold (5%, whole interval beyond it), claimed with a lower one.
+TEST(PerfciGbenchFixed, AShiftWithinTheUnpairedThresholdIsNotClaimed) {
+  TempDir dir("perfci-gbench-floor");
+  auto file = [](double scale) {
+    json f = {{"context", {{"library_build_type", "release"}}}, {"benchmarks", json::array()}};
+    for (int i = 0; i < 12; ++i) {
+      const double t = 1000 * scale * (1 + 0.001 * (i % 4));
+      f["benchmarks"].push_back({{"name", "BM_x"},
+                                 {"run_name", "BM_x"},
+                                 {"run_type", "iteration"},
+                                 {"repetitions", 12},
+                                 {"repetition_index", i},
+                                 {"iterations", 1000},
+                                 {"real_time", t},
+                                 {"cpu_time", t},
+                                 {"time_unit", "ns"}});
+    }
+    return f;
+  };
+  write_file_atomic(dir.path() / "a.json", file(1.0).dump());
+  write_file_atomic(dir.path() / "b.json", file(1.04).dump());
+  auto verdict = [&](std::vector<std::string> extra) {
+    const fs::path out = dir.path() / "r.json";
+    std::vector<std::string> args{"ab",
+                                  "--a-json",
+                                  (dir.path() / "a.json").string(),
+                                  "--b-json",
+                                  (dir.path() / "b.json").string(),
+                                  "--out",
+                                  out.string(),
+                                  "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = perfci_cli(args, dir.path());
+    expect_valid_report(out);
+    const json rep = load(out);
+    const json* m = metric(bench(rep, "BM_x"), "real_time_ns");
+    EXPECT_NE(m, nullptr);
+    return std::pair{r.exit_code, m ? (*m)["outcome"].get<std::string>() : ""};
+  };
+  auto [rc, outcome] = verdict({});
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(outcome, "unchanged");
+  auto [rc3, outcome3] = verdict({"--unpaired-threshold", "0.03"});
+  EXPECT_EQ(rc3, 1);
+  EXPECT_EQ(outcome3, "regressed");
+  // The flag means nothing to paired trials: refused there.
+  auto paired =
+      perfci_cli({"ab", "--a", "x", "--b", "y", "--unpaired-threshold", "0.03"}, dir.path());
+  EXPECT_EQ(paired.exit_code, 2);
+  EXPECT_NE(paired.err_tail.find("--unpaired-threshold applies to --a-json/--b-json only"),
+            std::string::npos)
+      << paired.err_tail;
+}
+
 TEST(PerfciGbenchErrors, BadInputIsExitTwoWithAClearMessage) {
   TempDir dir("perfci-gbench-bad");
   const fs::path agg = dir.path() / "agg.json";

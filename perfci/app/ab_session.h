@@ -26,6 +26,9 @@ struct AbFlags : CommonFlags {
   std::string html;  // HTML rendering
   bool no_contracts = false;
   std::string shard;  // "K/N": only part K of the benchmarks (perfci merge joins them)
+  // --a-json/--b-json: the least change an unpaired verdict claims, its
+  // whole interval beyond it (see gbench_ab.h).
+  double unpaired_threshold = 0.05;
 
   AbFlags() { profile_source = "callgrind"; }
   void add_to(CLI::App* cmd);

@@ -32,7 +32,13 @@ void add_ab_command(CLI::App& app, CommandRunner* runner) {
     json_side->excludes(b);
   }
   args->flags.add_to(cmd);
-  cmd->callback([runner, args, cmd] {
+  auto* ut = cmd->add_option(
+      "--unpaired-threshold", args->flags.unpaired_threshold,
+      "With --a-json/--b-json: the least change claimed, its whole interval beyond it (default "
+      "0.05): two processes differ by their memory layout and machine state, which repetitions "
+      "within one file cannot measure");
+  ut->check(CLI::Range(0.0, 1.0));
+  cmd->callback([runner, args, cmd, ut] {
     // What measures or schedules trials means nothing for files already
     // measured: refused rather than silently ignored.
     std::vector<std::string> measuring;
@@ -40,7 +46,8 @@ void add_ab_command(CLI::App& app, CommandRunner* runner) {
                              "--filter", "--min-time", "--callgrind-iterations", "--pin",
                              "--timeout", "--profile-source", "--no-contracts", "--shard"})
       if (cmd->get_option_no_throw(name) && cmd->count(name) > 0) measuring.push_back(name);
-    *runner = [args, measuring] {
+    const bool unpaired_flag = ut->count() > 0;
+    *runner = [args, measuring, unpaired_flag] {
       const bool files = !args->a_json.empty() || !args->b_json.empty();
       if (files) {
         if (args->a_json.empty() || args->b_json.empty())
@@ -50,6 +57,10 @@ void add_ab_command(CLI::App& app, CommandRunner* runner) {
                       " does not apply to --a-json/--b-json: the files are measured already");
         return run_gbench_ab_session(args->flags, args->a_json, args->b_json, "ab");
       }
+      if (unpaired_flag)
+        throw Error(
+            "ab: --unpaired-threshold applies to --a-json/--b-json only: paired trials "
+            "(--a/--b) measure the machine's noise themselves");
       if (args->a.empty() || args->b.empty())
         throw Error(
             "ab: give --a and --b (binaries or build folders), or --a-json and --b-json "

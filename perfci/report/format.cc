@@ -93,7 +93,10 @@ std::string unpaired_sentence() {
          "is a sample. Compared with the rank-sum (Mann-Whitney U) test and the "
          "Hodges-Lehmann interval of the ratio; a change of the machine between the two runs "
          "looks the same as a change of the code, and nothing here tells what interleaved "
-         "pairs (perfci ab --a/--b) would show.";
+         "pairs (perfci ab --a/--b) would show. Each file is one process, whose memory layout "
+         "and machine state move all its repetitions together: a change is claimed only when "
+         "its whole interval is beyond the unpaired threshold (--unpaired-threshold, default "
+         "5%).";
 }
 
 }  // namespace perfci::report
