@@ -277,6 +277,13 @@ TEST_F(EngineBenchFiles, ReportRendersOneFileAndComparesTwo) {
   EXPECT_NE(two.out.find("engine/point_lookup"), std::string::npos) << two.out;
 }
 
+// Repetition i of 12 of `name`, as Google Benchmark writes it, t ns each.
+json repetition(const std::string& name, int i, double t) {
+  return {{"name", name},      {"run_name", name},      {"run_type", "iteration"},
+          {"repetitions", 12}, {"repetition_index", i}, {"iterations", 1000},
+          {"real_time", t},    {"cpu_time", t},         {"time_unit", "ns"}};
+}
+
 // The same A/B on fixed numbers, so its verdicts are the same on every
 // machine: 12 repetitions spread over +-5%, B the same 10% higher; a
 // benchmark whose B equals A stays unflagged.
@@ -289,15 +296,7 @@ TEST(PerfciGbenchFixed, KnownTenPercentIsRegressedAndAnEqualBenchmarkIsNot) {
     for (const char* name : {"BM_slow", "BM_same"})
       for (int i = 0; i < 12; ++i) {
         const double t = 1000 * spread[i] * (std::string(name) == "BM_slow" ? scale_slow : 1.0);
-        f["benchmarks"].push_back({{"name", name},
-                                   {"run_name", name},
-                                   {"run_type", "iteration"},
-                                   {"repetitions", 12},
-                                   {"repetition_index", i},
-                                   {"iterations", 1000},
-                                   {"real_time", t},
-                                   {"cpu_time", t},
-                                   {"time_unit", "ns"}});
+        f["benchmarks"].push_back(repetition(name, i, t));
       }
     return f;
   };
@@ -333,15 +332,7 @@ TEST(PerfciGbenchFixed, AShiftWithinTheUnpairedThresholdIsNotClaimed) {
     json f = {{"context", {{"library_build_type", "release"}}}, {"benchmarks", json::array()}};
     for (int i = 0; i < 12; ++i) {
       const double t = 1000 * scale * (1 + 0.001 * (i % 4));
-      f["benchmarks"].push_back({{"name", "BM_x"},
-                                 {"run_name", "BM_x"},
-                                 {"run_type", "iteration"},
-                                 {"repetitions", 12},
-                                 {"repetition_index", i},
-                                 {"iterations", 1000},
-                                 {"real_time", t},
-                                 {"cpu_time", t},
-                                 {"time_unit", "ns"}});
+      f["benchmarks"].push_back(repetition("BM_x", i, t));
     }
     return f;
   };

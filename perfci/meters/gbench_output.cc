@@ -117,13 +117,20 @@ std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::str
   return runs;
 }
 
-json parse_gbench_context(const std::string& text, const std::string& origin) {
-  json doc;
+namespace {
+
+json parse_document(const std::string& text, const std::string& origin) {
   try {
-    doc = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     throw Error(origin + ": Google Benchmark output is not valid JSON: " + e.what());
   }
+}
+
+}  // namespace
+
+json parse_gbench_context(const std::string& text, const std::string& origin) {
+  const json doc = parse_document(text, origin);
   Fields top(doc, origin);
   if (!top.has("context")) return json::object();
   if (!top.at("context").is_object()) top.fail("context", "expected an object");
@@ -136,12 +143,7 @@ bool is_gbench_document(const json& doc) {
 }
 
 GbenchFile parse_gbench_samples(const std::string& text, const std::string& origin) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw Error(origin + ": not valid JSON: " + e.what());
-  }
+  const json doc = parse_document(text, origin);
   Fields top(doc, origin);
   GbenchFile file;
   if (top.has("context")) {
