@@ -392,6 +392,13 @@ TEST(PerfciGbenchErrors, BadInputIsExitTwoWithAClearMessage) {
   r = perfci_cli({"ab", "--a-json", agg.string(), "--a", "x"}, dir.path());
   EXPECT_EQ(r.exit_code, 2) << explain(r);
 
+  // A file given where a binary belongs names the flags that take it.
+  r = perfci_cli({"ab", "--a", agg.string(), "--b", agg.string()}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << explain(r);
+  EXPECT_NE(r.err_tail.find("is a JSON file, not a benchmark binary"), std::string::npos)
+      << r.err_tail;
+  EXPECT_NE(r.err_tail.find("--a-json A.json --b-json B.json"), std::string::npos) << r.err_tail;
+
   r = perfci_cli({"ab", "--a-json", agg.string()}, dir.path());
   EXPECT_EQ(r.exit_code, 2) << explain(r);
   EXPECT_NE(r.err_tail.find("--a-json and --b-json go together"), std::string::npos) << r.err_tail;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "perfci/analysis/report_builder.h"
@@ -31,6 +32,14 @@ std::string resolve_side(const std::string& path, const AbFlags& f,
                   "); finding the suite's binary in it needs a perfci.json (--config)");
     t.build_dir = path;
   } else {
+    // A Google Benchmark JSON file given where a binary belongs: say which
+    // flags take it, rather than "not an executable".
+    std::ifstream in(path);
+    char first = 0;
+    if (in >> first && first == '{')
+      throw Error(std::string(which) + ": " + path +
+                  " is a JSON file, not a benchmark binary: two Google Benchmark files "
+                  "(--benchmark_out) are compared, unpaired, with --a-json A.json --b-json B.json");
     t.binary = path;
   }
   std::string binary = t.resolve_binary(f, config);
