@@ -145,6 +145,10 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   perfci::Report rep = analysis::build_report(std::move(in));
   if (o.shard) rep.shard = ShardSection{*o.shard, *shard_plan};
 
+  return write_ab_outputs(rep, f, command);
+}
+
+int write_ab_outputs(const Report& rep, const AbFlags& f, const char* command) {
   if (!f.out.empty()) perfci::save_report(rep, f.out);
   std::string md = report::render_markdown(rep);
   if (!f.md.empty()) write_file_atomic(f.md, md);

@@ -58,4 +58,9 @@ nlohmann::json ab_settings_json(const std::string& command, const std::string& c
 // bad input (main turns it into exit 2).
 int run_ab_session(const AbFlags& flags, SideInput a, SideInput b, const char* command);
 
+// The outputs of an A/B report, paired or not: --out, --md, --html, the
+// Markdown on stdout (unless --quiet), the warnings, failures, regressions
+// and an interruption on stderr. Returns the report's exit code.
+int write_ab_outputs(const Report& report, const AbFlags& flags, const char* command);
+
 }  // namespace perfci::app

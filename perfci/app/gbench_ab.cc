@@ -1,14 +1,10 @@
 #include "perfci/app/gbench_ab.h"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "perfci/analysis/report_builder.h"
-#include "perfci/report/html.h"
-#include "perfci/report/markdown.h"
 #include "perfci/runner/metric_policy.h"
 #include "perfci/stats/run_analysis.h"
 #include "perfci/stats/stats_json.h"
@@ -158,20 +154,7 @@ int run_gbench_ab_session(const AbFlags& f, const std::string& a_json, const std
                           const char* command) {
   const GbenchFile a = parse_gbench_samples(read_file(a_json), a_json);
   const GbenchFile b = parse_gbench_samples(read_file(b_json), b_json);
-  Report rep = gbench_ab_report(a, a_json, b, b_json, f, command);
-  if (!f.out.empty()) save_report(rep, f.out);
-  std::string md = report::render_markdown(rep);
-  if (!f.md.empty()) write_file_atomic(f.md, md);
-  if (!f.html.empty()) write_file_atomic(f.html, report::render_html(rep));
-  if (!f.quiet) fmt::print("{}", md);
-  for (const auto& w : rep.warnings) fmt::print(stderr, "perfci {}: warning: {}\n", command, w);
-  if (rep.counts.failed)
-    fmt::print(stderr, "perfci {}: error: {} benchmark(s) failed:\n", command, rep.counts.failed);
-  for (const auto& bench : rep.benchmarks)
-    if (bench.run.failed()) fmt::print(stderr, "  {}: {}\n", bench.run.name, bench.run.error);
-  if (rep.counts.regressed)
-    fmt::print(stderr, "perfci {}: {} benchmark(s) regressed\n", command, rep.counts.regressed);
-  return rep.exit_code();
+  return write_ab_outputs(gbench_ab_report(a, a_json, b, b_json, f, command), f, command);
 }
 
 }  // namespace perfci::app
