@@ -51,72 +51,6 @@ const std::set<std::string>& standard_fields() {
 
 }  // namespace
 
-std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::string& origin) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw Error(origin + ": Google Benchmark output is not valid JSON: " + e.what());
-  }
-  Fields top(doc, origin);
-  std::vector<GbenchRun> runs;
-  std::map<std::string, std::size_t> index;
-  const json& list = top.array("benchmarks");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const json& b = list[i];
-    Fields f(b, top.where("benchmarks", i));
-    std::string name = f.str("name");
-    if ((f.has("run_type") ? f.str("run_type") : "iteration") == "aggregate") continue;
-    if (f.has("run_name") && b["run_name"].is_string()) name = f.str("run_name");
-    GbenchRun run;
-    run.name = name;
-    if (f.has("skipped") && f.boolean("skipped") &&
-        !(f.has("error_occurred") && f.boolean("error_occurred"))) {
-      run.error = "skipped by the benchmark: " +
-                  (f.has("skip_message") ? f.str("skip_message") : std::string("(no message)"));
-    } else if (f.has("error_occurred") && f.boolean("error_occurred")) {
-      run.error = "the benchmark reported an error: " +
-                  (f.has("error_message") ? f.str("error_message") : std::string("(no message)"));
-    } else {
-      run.iterations = static_cast<std::int64_t>(f.count("iterations"));
-      double unit = 1;
-      if (f.has("time_unit")) {
-        std::string u = f.str("time_unit");
-        auto known = ns_per_unit(u);
-        if (!known) f.fail("time_unit", "unknown time unit '" + u + "' (ns, us, ms or s)");
-        unit = *known;
-      }
-      run.real_time_ns = f.num("real_time") * unit;
-      run.cpu_time_ns = f.num("cpu_time") * unit;
-    }
-    for (const auto& [key, value] : b.items())
-      if (value.is_number() && !standard_fields().count(key))
-        run.counters[key] = value.get<double>();
-
-    auto it = index.find(name);
-    if (it == index.end()) {
-      index[name] = runs.size();
-      runs.push_back(std::move(run));
-      continue;
-    }
-    // Another repetition: merge weighted by iterations.
-    GbenchRun& prev = runs[it->second];
-    if (!run.error.empty()) prev.error = run.error;
-    if (!prev.error.empty()) continue;
-    double a = static_cast<double>(prev.iterations), bw = static_cast<double>(run.iterations);
-    double total = a + bw;
-    if (total <= 0) continue;
-    prev.real_time_ns = (prev.real_time_ns * a + run.real_time_ns * bw) / total;
-    prev.cpu_time_ns = (prev.cpu_time_ns * a + run.cpu_time_ns * bw) / total;
-    for (auto& [k, v] : run.counters) {
-      auto pc = prev.counters.find(k);
-      prev.counters[k] = pc == prev.counters.end() ? v : (pc->second * a + v * bw) / total;
-    }
-    prev.iterations += run.iterations;
-  }
-  return runs;
-}
-
 namespace {
 
 json parse_document(const std::string& text, const std::string& origin) {
@@ -257,6 +191,44 @@ std::optional<double> transactions_from_gbench(const GbenchRun& run) {
   auto it = run.counters.find("perf.transactions");
   if (it == run.counters.end()) return std::nullopt;
   return it->second;
+}
+
+// The wall meter's view of the same rows: each benchmark's repetitions
+// merged, weighted by iterations; skipped by itself counts as failed, since
+// perfci asked for it.
+std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::string& origin) {
+  std::vector<GbenchRun> runs;
+  for (const GbenchSamples& s : parse_gbench_samples(text, origin).benchmarks) {
+    GbenchRun run;
+    run.name = s.name;
+    run.error = !s.error.empty()     ? s.error
+                : !s.skipped.empty() ? "skipped by the benchmark: " + s.skipped
+                                     : "";
+    if (run.error.empty()) {
+      double total = 0;
+      for (std::size_t i = 0; i < s.iterations.size(); ++i) {
+        const auto n = static_cast<double>(s.iterations[i]);
+        total += n;
+        run.real_time_ns += s.real_time_ns[i] * n;
+        run.cpu_time_ns += s.cpu_time_ns[i] * n;
+        run.iterations += s.iterations[i];
+      }
+      if (total > 0) {
+        run.real_time_ns /= total;
+        run.cpu_time_ns /= total;
+      }
+      for (const auto& [key, values] : s.counters) {
+        double sum = 0, weight = 0;
+        for (std::size_t i = 0; i < values.size() && i < s.iterations.size(); ++i) {
+          sum += values[i] * static_cast<double>(s.iterations[i]);
+          weight += static_cast<double>(s.iterations[i]);
+        }
+        if (weight > 0) run.counters[key] = sum / weight;
+      }
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
 }
 
 }  // namespace perfci

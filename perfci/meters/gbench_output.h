@@ -23,8 +23,9 @@ struct GbenchRun {
   std::map<std::string, double> counters;  // every numeric field that is not a standard one
 };
 
-// Aggregate rows (mean/median/stddev) are skipped; repetitions of one
-// benchmark are merged, weighted by iterations. Throws perfci::Error.
+// parse_gbench_samples with each benchmark's repetitions merged, weighted by
+// iterations; a benchmark that skipped itself is failed (perfci asked for
+// it). Throws perfci::Error, as parse_gbench_samples does.
 std::vector<GbenchRun> parse_gbench_json(const std::string& text, const std::string& origin);
 
 // The file's "context" object (library_build_type, num_cpus, caches, ...);

@@ -158,7 +158,8 @@ TEST(GbenchOutput, MalformedOutputIsAnErrorNamingTheField) {
       "real_time": 1, "cpu_time": 1, "time_unit": "parsec"}]})"),
             "bench.json: benchmarks[0].time_unit: unknown time unit 'parsec' (ns, us, ms or s)");
   EXPECT_EQ(gbench_error(R"({"benchmarks": [{"name": "x", "iterations": 1, "cpu_time": 1}]})"),
-            "bench.json: benchmarks[0].real_time: missing");
+            "bench.json: benchmarks[0].real_time: missing: the benchmark has no wall time "
+            "(measured without the wall meter?)");
   EXPECT_EQ(gbench_error(R"({"benchmarks": [{"iterations": 1}]})"),
             "bench.json: benchmarks[0].name: missing");
 }
