@@ -13,27 +13,23 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <set>
 
 #include "perfci/analysis/oracle_gap.h"
 #include "perfci/app/check_session.h"
+#include "perfci/app/report_folder.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
 #include "perfci/check/comparability.h"
 #include "perfci/cli/commands.h"
 #include "perfci/env/build_info.h"
 #include "perfci/env/fingerprint.h"
-#include "perfci/report/check_render.h"
-#include "perfci/report/html.h"
-#include "perfci/report/markdown.h"
 #include "perfci/runner/git_worktree.h"
 #include "perfci/runner/revision.h"
 #include "perfci/runner/shard_plan.h"
 #include "perfci/util/error.h"
-#include "perfci/util/files.h"
 
 namespace perfci::cli {
 namespace {
@@ -142,7 +138,7 @@ std::string shard_suffix(const std::optional<ShardSpec>& shard) {
 }
 
 std::string report_stem(const PreparedSuite& p, const std::optional<ShardSpec>& shard) {
-  std::string stem = p.commit.empty() ? "no-commit" : p.commit + (p.dirty ? "-dirty" : "");
+  std::string stem = commit_stem(p.commit, p.dirty);
   if (p.config.suites.size() > 1) stem += "-" + p.suite.name;
   return stem + shard_suffix(shard);
 }
@@ -274,34 +270,13 @@ int run_check(const CheckArgs& a) {
   for (const auto& w : rep.warnings) fmt::print(stderr, "perfci check: warning: {}\n", w);
 
   fs::path out = a.out.empty() ? p.check.reports : fs::absolute(a.out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw Error(out.string() + ": cannot create the reports folder: " + ec.message());
   std::string latest =
       (p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest") + shard_suffix(shard_spec);
   const std::string stem = report_stem(p, shard_spec);
-  std::string md = report::render_markdown(rep);
-  perfci::save_report(rep, (out / (stem + ".json")).string());
-  perfci::save_report(rep, (out / (latest + ".json")).string());
-  write_file_atomic(out / (latest + ".md"), md);
-  write_file_atomic(out / (latest + ".html"), report::render_html(rep));
-
-  if (!f.quiet) fmt::print("{}", md);
-  const char* env = std::getenv("GITHUB_ACTIONS");
-  if (a.github || (env && std::string(env) == "true"))
-    fmt::print("{}", report::github_annotations(rep));
-  int rc = rep.exit_code();
-  const auto& c = *rep.check;
-  for (const auto& e : c.errors) fmt::print(stderr, "perfci: error: check: {}\n", e);
-  for (const auto& finding : c.findings) fmt::print(stderr, "perfci check: FAIL: {}\n", finding);
-  if (!c.not_gated_reason.empty())
-    fmt::print(stderr, "perfci check: NOT GATED: {}\n", c.not_gated_reason);
-  fmt::print(stderr,
-             "perfci check: {} (exit {}, {} gated metric(s)); reports in {}/{{{}.json, {}.json, "
-             "{}.md, {}.html}}\n",
-             report::check_outcome(rep), rc, c.gated_metrics, out.string(), stem, latest, latest,
-             latest);
-  return rc;
+  const std::string md = write_report_folder(rep, out, stem, latest);
+  return print_check_outcome(rep, kCommand, md, f.quiet, a.github,
+                             fmt::format("reports in {}/{{{}.json, {}.json, {}.md, {}.html}}",
+                                         out.string(), stem, latest, latest, latest));
 }
 
 }  // namespace
