@@ -12,6 +12,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/perfci_cli_testing.h"
 #include "tests/report_schema_check.h"
 
 namespace perfci {
@@ -19,37 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-SubprocessResult perfci_cli(std::vector<std::string> args, const fs::path& cwd = {}) {
-  SubprocessOptions o;
-  o.argv = {PERFCI_BINARY};
-  for (auto& a : args) o.argv.push_back(std::move(a));
-  // Never the caller's folder, nor the shared /tmp: a perfci.json there
-  // would change the suite. An empty folder of its own unless one is given.
-  TempDir scratch("perfci-cwd");
-  o.cwd = cwd.empty() ? scratch.path().string() : cwd.string();
-  o.timeout = std::chrono::minutes(10);
-  return run_subprocess(o);
-}
-
-json load(const fs::path& p) { return json::parse(read_file(p)); }
-
-const json& bench(const json& report, const std::string& name) {
-  for (const auto& b : report["benchmarks"])
-    if (b["name"] == name) return b;
-  static const json none;
-  ADD_FAILURE() << "no benchmark " << name;
-  return none;
-}
+using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
 const json* metric(const json& b, const std::string& kind, const std::string& name) {
   for (const auto& m : b["metrics"])
     if (m["kind"] == kind && m["metric"] == name) return &m;
   return nullptr;
-}
-
-std::string explain(const SubprocessResult& r) {
-  return r.describe() + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err_tail;
 }
 
 TEST(PerfciAb, CallgrindFindsTheSlowdownInExactlyOneBenchmark) {

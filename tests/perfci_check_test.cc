@@ -12,6 +12,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/perfci_cli_testing.h"
 #include "tests/report_schema_check.h"
 
 namespace perfci {
@@ -19,10 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string explain(const SubprocessResult& r) {
-  return r.describe() + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err_tail;
-}
+using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
 bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;

@@ -16,6 +16,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/perfci_cli_testing.h"
 #include "tests/report_schema_check.h"
 
 namespace perfci {
@@ -23,6 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
 SubprocessResult run(std::vector<std::string> argv, const fs::path& cwd) {
   SubprocessOptions o;
@@ -30,25 +32,6 @@ SubprocessResult run(std::vector<std::string> argv, const fs::path& cwd) {
   o.cwd = cwd.string();
   o.timeout = std::chrono::minutes(10);
   return run_subprocess(o);
-}
-
-SubprocessResult perfci_cli(std::vector<std::string> args, const fs::path& cwd) {
-  args.insert(args.begin(), PERFCI_BINARY);
-  return run(std::move(args), cwd);
-}
-
-std::string explain(const SubprocessResult& r) {
-  return r.describe() + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err_tail;
-}
-
-json load(const fs::path& p) { return json::parse(read_file(p)); }
-
-const json& bench(const json& report, const std::string& name) {
-  for (const auto& b : report["benchmarks"])
-    if (b["name"] == name) return b;
-  static const json none;
-  ADD_FAILURE() << "no benchmark " << name;
-  return none;
 }
 
 const json* metric(const json& b, const std::string& name) {
