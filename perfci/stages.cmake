@@ -15,10 +15,11 @@
 #   baseline   stored baselines and the profile that makes them comparable
 #   analysis   explanations, oracle gaps, a report built from a run
 #   check      a run against its baseline: gates, accepted regressions
+#   history    the results database: every run kept, series along first-parent history
 #   report     renderings only: Markdown, HTML, plots
 #   app        the commands' orchestration, one function per command
 #   cli        flags only
 set(PERFCI_STAGES util stats contracts counters bench model config env meters runner baseline
-    analysis check report app cli)
+    analysis check history report app cli)
 # Files at the top of perfci/, and the stage each belongs to.
 set(PERFCI_TOP_FILES "version.h=util" "version.cc=util" "bench.h=bench")

@@ -1,0 +1,56 @@
+// Change points of a performance series: one value per commit along
+// first-parent history, oldest first (issue 16).
+//
+// - A deterministic metric (callgrind Ir) has no noise: every step between a
+//   commit and its parent beyond the metric's threshold is a change point,
+//   exactly where it happened.
+// - A noisy metric (wall time, counters) is cut by E-Divisive means
+//   (Matteson & James, "A Nonparametric Approach for Multiple Change Point
+//   Analysis of Multivariate Data", JASA 2014): the split that maximises the
+//   energy-distance divergence between the segments, kept when a permutation
+//   test finds it significant at `alpha`, applied again to each segment until
+//   no significant split is left. This is the method of MongoDB's CI
+//   analysis and of Hunter. Each change point gets its magnitude (the
+//   segments' Hodges–Lehmann shift as a ratio) with an interval, and its
+//   p-value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace perfci::stats {
+
+struct ChangePoint {
+  // The first value of the new level: the change happened between
+  // series[index - 1] and series[index].
+  std::size_t index = 0;
+  double before = 0;     // median of the segment before (deterministic: the value before)
+  double after = 0;      // median of the segment after
+  double magnitude = 0;  // after / before - 1
+  // The interval of the magnitude; equal to it for a deterministic step.
+  double lo = 0;
+  double hi = 0;
+  // The permutation test's p-value; none for a deterministic step.
+  std::optional<double> p_value;
+};
+
+// Every step |series[i] / series[i-1] - 1| > threshold, in order.
+std::vector<ChangePoint> deterministic_steps(std::span<const double> series, double threshold);
+
+struct EDivisiveOptions {
+  double alpha = 0.05;      // significance level of each split
+  int permutations = 199;   // per split; the smallest p-value is 1 / (permutations + 1)
+  std::size_t min_segment = 3;  // values each side of a split, at least
+  // Magnitudes smaller than this are not reported, however significant: a
+  // 0.1% shift in wall time is not a change anyone acts on.
+  double min_magnitude = 0;
+  std::uint64_t seed = 1;   // the permutations' generator: the same input gives the same answer
+};
+
+// Significant change points, ordered by index.
+std::vector<ChangePoint> e_divisive(std::span<const double> series, const EDivisiveOptions& options);
+
+}  // namespace perfci::stats
