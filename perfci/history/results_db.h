@@ -32,9 +32,9 @@ inline constexpr int kSchemaVersion = 1;
 // Which stored points to read: empty fields match everything.
 struct PointQuery {
   std::string profile;
-  std::string benchmark_regex;  // ECMAScript, searched in the benchmark name
-  std::string kind;             // wall, counters, callgrind
-  std::string metric;           // real_time_ns, ir, an event name
+  std::string benchmark_regex;       // ECMAScript, searched in the benchmark name
+  std::string kind;                  // wall, counters, callgrind
+  std::string metric;                // real_time_ns, ir, an event name
   std::vector<std::string> commits;  // only these commits, when non-empty
 };
 

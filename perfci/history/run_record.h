@@ -34,12 +34,12 @@ struct Point {
 
 // One side of a run: what was measured at one commit.
 struct SideRecord {
-  std::string label;    // "A", "B"; "" for a run (one side)
-  std::string revision; // as the user named it
-  std::string commit;   // full hash; empty when unknown (binaries given)
-  std::string parent;   // its first parent; empty for a root or when unknown
-  bool dirty = false;   // uncommitted changes were measured
-  std::string profile;  // the profile id (baseline/profile.h); "" when unknown
+  std::string label;     // "A", "B"; "" for a run (one side)
+  std::string revision;  // as the user named it
+  std::string commit;    // full hash; empty when unknown (binaries given)
+  std::string parent;    // its first parent; empty for a root or when unknown
+  bool dirty = false;    // uncommitted changes were measured
+  std::string profile;   // the profile id (baseline/profile.h); "" when unknown
   std::vector<Point> points;
 };
 

@@ -41,16 +41,17 @@ struct ChangePoint {
 std::vector<ChangePoint> deterministic_steps(std::span<const double> series, double threshold);
 
 struct EDivisiveOptions {
-  double alpha = 0.05;      // significance level of each split
-  int permutations = 199;   // per split; the smallest p-value is 1 / (permutations + 1)
+  double alpha = 0.05;          // significance level of each split
+  int permutations = 199;       // per split; the smallest p-value is 1 / (permutations + 1)
   std::size_t min_segment = 3;  // values each side of a split, at least
   // Magnitudes smaller than this are not reported, however significant: a
   // 0.1% shift in wall time is not a change anyone acts on.
   double min_magnitude = 0;
-  std::uint64_t seed = 1;   // the permutations' generator: the same input gives the same answer
+  std::uint64_t seed = 1;  // the permutations' generator: the same input gives the same answer
 };
 
 // Significant change points, ordered by index.
-std::vector<ChangePoint> e_divisive(std::span<const double> series, const EDivisiveOptions& options);
+std::vector<ChangePoint> e_divisive(std::span<const double> series,
+                                    const EDivisiveOptions& options);
 
 }  // namespace perfci::stats

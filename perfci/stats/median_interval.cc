@@ -8,7 +8,8 @@
 namespace perfci::stats {
 
 std::optional<MedianInterval> median_interval(std::span<const double> x, double level) {
-  if (!(level > 0 && level < 1)) throw std::invalid_argument("median_interval: level outside (0, 1)");
+  if (!(level > 0 && level < 1))
+    throw std::invalid_argument("median_interval: level outside (0, 1)");
   const std::size_t n = x.size();
   if (n == 0) return std::nullopt;
   // P(B <= j) for B ~ Binomial(n, 1/2), summed in log space so that large n
