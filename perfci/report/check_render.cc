@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "perfci/report/format.h"
+#include "perfci/report/html_page.h"
 #include "perfci/report/shard_render.h"
 #include "perfci/report/svg_plot.h"
 
@@ -281,19 +282,7 @@ std::string render_check_html(const Report& r) {
                : "<td>" + html_escape(text) + "</td>";
   };
   std::string outcome = check_outcome(r);
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  h += fmt::format("<title>perfci check: {}</title>\n<style>", outcome);
-  h += "body{font-family:system-ui,sans-serif;margin:2em;color:#1a202c;max-width:1100px}"
-       "table{border-collapse:collapse;margin:1em 0}"
-       "th,td{border:1px solid #cbd5e0;padding:4px 8px;text-align:left;vertical-align:top}"
-       "td.num{text-align:right;font-variant-numeric:tabular-nums}"
-       ".regressed,.fail,.error,.failed,.broken{color:#c53030;font-weight:bold}.improved,.pass{"
-       "color:#2f855a;"
-       "font-weight:bold}.accepted{color:#b7791f}.information{color:#718096}"
-       "svg.plot{display:block;background:#fafafa;border:1px solid #e2e8f0}"
-       "svg .tick,svg "
-       ".side{font-size:11px;fill:#2d3748}pre{background:#f7fafc;padding:8px;overflow:auto}";
-  h += "</style>\n</head>\n<body>\n";
+  std::string h = html_page_head("perfci check: " + outcome);
   std::string outcome_class =
       r.check->outcome == stats::CheckOutcome::kNotGated ? "error" : outcome;
   h += fmt::format("<h1>perfci check: <span class=\"{}\">{}</span>{}</h1>\n", outcome_class,
@@ -389,7 +378,7 @@ std::string render_check_html(const Report& r) {
           m.decision.verdict == stats::Verdict::kImproved)
         h += render_strip_plot({b->run.name + " — " + metric_label(m), m.metric, m.a, m.b, "pair"});
   }
-  h += "</body>\n</html>\n";
+  h += html_page_tail();
   return h;
 }
 

@@ -6,45 +6,12 @@
 
 #include "perfci/report/check_render.h"
 #include "perfci/report/format.h"
+#include "perfci/report/html_page.h"
 #include "perfci/report/shard_render.h"
 #include "perfci/report/svg_plot.h"
 
 namespace perfci::report {
 namespace {
-
-constexpr const char* kStyle = R"(
-body{font-family:system-ui,sans-serif;margin:2em;color:#1a202c;max-width:1100px}
-table{border-collapse:collapse;margin:1em 0}
-th,td{border:1px solid #cbd5e0;padding:4px 8px;text-align:left;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.regressed,.failed{color:#c53030;font-weight:bold}.improved{color:#2f855a;font-weight:bold}
-.noisy{color:#b7791f}.unchanged{color:#4a5568}
-svg.plot{display:block;background:#fafafa;border:1px solid #e2e8f0}
-svg .tick,svg .side{font-size:11px;fill:#2d3748}
-pre{background:#f7fafc;padding:8px;overflow:auto}
-section.benchmark{margin:2em 0}
-)";
-
-// Counts plots whose SVG has a drawn size and at least one sample, and any
-// script error, into attributes a headless browser's DOM dump shows.
-constexpr const char* kCheck = R"(
-<script>
-(function(){
-  var errors = [];
-  window.addEventListener('error', function(e){ errors.push(String(e.message)); });
-  window.addEventListener('load', function(){
-    var drawn = 0, plots = document.querySelectorAll('svg.plot');
-    plots.forEach(function(svg){
-      var box = svg.getBBox();
-      if (box.width > 0 && box.height > 0 && svg.querySelectorAll('circle').length > 0) drawn++;
-    });
-    document.body.setAttribute('data-plots', String(plots.length));
-    document.body.setAttribute('data-plots-drawn', String(drawn));
-    document.body.setAttribute('data-errors', String(errors.length));
-  });
-})();
-</script>
-)";
 
 std::string td(const std::string& text, const char* cls = nullptr) {
   return cls ? fmt::format("<td class=\"{}\">{}</td>", cls, html_escape(text))
@@ -62,9 +29,7 @@ std::string anchor(const std::string& name) {
 std::string render_html(const Report& r) {
   if (r.check) return render_check_html(r);
   bool aa = r.mode == "aa";
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  h += fmt::format("<title>perfci {}: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                   aa ? "A/A" : "A/B", html_escape(ab_headline(r)), kStyle);
+  std::string h = html_page_head(fmt::format("perfci {}: {}", aa ? "A/A" : "A/B", ab_headline(r)));
   h +=
       fmt::format("<h1>perfci {}: <span class=\"{}\">{}</span>{}</h1>\n",
                   aa ? "A/A (noise)" : "A/B", r.incomplete ? "failed" : html_escape(ab_headline(r)),
@@ -178,9 +143,7 @@ std::string render_html(const Report& r) {
     }
     h += "</section>\n";
   }
-  h += kCheck;
-  h += "</body>\n</html>\n";
-  return h;
+  return h + html_page_tail();
 }
 
 }  // namespace perfci::report

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace perfci {
 
@@ -34,5 +35,17 @@ bool worktree_is_dirty(const std::filesystem::path& repo);
 // commit, a history too shallow to hold it).
 bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
                  const std::string& descendant);
+
+// One commit of first-parent history.
+struct CommitSubject {
+  std::string commit;   // full hash
+  std::string subject;  // the first line of its message
+};
+
+// `head`'s first-parent history, newest first, at most `limit` commits (0:
+// all): the line a branch's trend is read along, merges counted once.
+// Throws perfci::Error for an unknown revision.
+std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
+                                            const std::string& head, std::size_t limit);
 
 }  // namespace perfci

@@ -1,0 +1,90 @@
+// A benchmark metric's trend: one value per commit along first-parent
+// history, oldest first, read from the results database, with the commits
+// where the stored baseline moved, where a regression was accepted, and the
+// change points found in it (issue 16).
+//
+// A series is one (profile, benchmark, kind, metric): values measured under
+// different profiles (another compiler, another machine for wall time) are
+// never put in one series, since a step between them would be the machine's,
+// not the code's. Points of dirty trees and of commits off the first-parent
+// history are left out: they belong to no commit of the line being read.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfci/history/results_db.h"
+#include "perfci/runner/metric_policy.h"
+#include "perfci/runner/revision.h"
+#include "perfci/stats/change_point.h"
+
+namespace perfci::history {
+
+struct SeriesKey {
+  std::string profile;
+  std::string benchmark;
+  std::string kind;
+  std::string metric;
+  friend auto operator<=>(const SeriesKey&, const SeriesKey&) = default;
+};
+
+struct SeriesEntry {
+  std::size_t position = 0;  // index of the commit in the first-parent list
+  std::string commit;
+  std::string subject;
+  // The newest run's point at this commit: a re-run replaces an older one,
+  // as a re-measured commit is what its author meant to keep.
+  double value = 0;
+  std::optional<double> lo;
+  std::optional<double> hi;
+  int n = 0;
+  int runs = 0;  // runs that measured this commit (this series)
+  std::string created;
+  bool baseline = false;  // a check compared against a baseline taken at this commit
+  bool accepted = false;  // a check accepted a regression of this metric here
+};
+
+// A change point placed on commits: it happened in (from, to], `commits`
+// commits of first-parent history (1 when adjacent measured commits).
+struct SeriesChange {
+  stats::ChangePoint point;
+  std::string from_commit;  // the last measured commit before the change
+  std::string to_commit;    // the first measured commit after it
+  std::string to_subject;
+  std::size_t commits = 0;
+  std::string method;  // "step" (deterministic) or "e-divisive"
+};
+
+struct Series {
+  SeriesKey key;
+  std::string unit;
+  bool deterministic = false;
+  double threshold = 0;  // of the metric, from perfci.json
+  std::vector<SeriesEntry> entries;
+  std::vector<SeriesChange> changes;
+};
+
+// A check that accepted a regression of this metric at this commit (from
+// the runs' comparisons whose gate is "accepted").
+struct AcceptedMark {
+  std::string commit;
+  std::string benchmark;
+  std::string kind;
+  std::string metric;
+};
+
+struct ChangeOptions {
+  stats::EDivisiveOptions e_divisive;
+};
+
+// Groups the points by series, places them on `history` (oldest first;
+// points at commits not in it are dropped) and finds each series' change points:
+// deterministic_steps beyond the metric's threshold for deterministic
+// metrics, e_divisive for the others. Series come sorted by key.
+std::vector<Series> build_series(const std::vector<StoredPoint>& points,
+                                 const std::vector<AcceptedMark>& accepted,
+                                 const std::vector<CommitSubject>& history,
+                                 const MetricPolicies& policies, const ChangeOptions& options);
+
+}  // namespace perfci::history

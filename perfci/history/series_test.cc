@@ -1,0 +1,125 @@
+#include "perfci/history/series.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace perfci::history {
+namespace {
+
+std::vector<CommitSubject> linear_history(int n) {
+  std::vector<CommitSubject> h;
+  for (int i = 0; i < n; ++i)
+    h.push_back({std::string(40, static_cast<char>('a' + i)), "commit " + std::to_string(i)});
+  return h;
+}
+
+StoredPoint ir_point(const std::string& commit, double value, const std::string& profile = "p1",
+                     const std::string& created = "2026-12-01T00:00:00Z") {
+  StoredPoint sp;
+  sp.command = "check";
+  sp.side = "B";
+  sp.commit = commit;
+  sp.profile = profile;
+  sp.created = created;
+  sp.point = {"bm/x", "callgrind", "ir", "instructions/iteration", value, {}, {}, 1, true};
+  return sp;
+}
+
+TEST(BuildSeriesTest, ADeterministicStepIsPlacedOnItsCommitExactly) {
+  const auto h = linear_history(20);
+  std::vector<StoredPoint> points;
+  // 0.3% more instructions from commit 11 on; 0.1% wobble before stays under the 0.2% threshold.
+  for (int i = 0; i < 20; ++i)
+    points.push_back(
+        ir_point(h[i].commit, (i >= 11 ? 1'003'000.0 : 1'000'000.0) + (i == 4 ? 1000 : 0)));
+  const auto series = build_series(points, {}, h, MetricPolicies{}, {});
+  ASSERT_EQ(series.size(), 1u);
+  const auto& s = series[0];
+  EXPECT_TRUE(s.deterministic);
+  EXPECT_DOUBLE_EQ(s.threshold, 0.002);
+  ASSERT_EQ(s.entries.size(), 20u);
+  ASSERT_EQ(s.changes.size(), 1u);
+  EXPECT_EQ(s.changes[0].to_commit, h[11].commit);
+  EXPECT_EQ(s.changes[0].from_commit, h[10].commit);
+  EXPECT_EQ(s.changes[0].commits, 1u);
+  EXPECT_EQ(s.changes[0].to_subject, "commit 11");
+  EXPECT_NEAR(s.changes[0].point.magnitude, 0.003, 1e-12);
+  EXPECT_FALSE(s.changes[0].point.p_value.has_value());
+}
+
+TEST(BuildSeriesTest, AGapInTheMeasuredCommitsGivesARange) {
+  const auto h = linear_history(10);
+  std::vector<StoredPoint> points = {ir_point(h[0].commit, 100), ir_point(h[2].commit, 100),
+                                     ir_point(h[7].commit, 110), ir_point(h[9].commit, 110)};
+  const auto s = build_series(points, {}, h, MetricPolicies{}, {}).at(0);
+  ASSERT_EQ(s.changes.size(), 1u);
+  EXPECT_EQ(s.changes[0].from_commit, h[2].commit);
+  EXPECT_EQ(s.changes[0].to_commit, h[7].commit);
+  EXPECT_EQ(s.changes[0].commits, 5u);
+}
+
+TEST(BuildSeriesTest, ProfilesAreNeverMixedAndDirtyOrForeignCommitsAreLeftOut) {
+  const auto h = linear_history(6);
+  std::vector<StoredPoint> points;
+  for (int i = 0; i < 6; ++i) {
+    points.push_back(ir_point(h[i].commit, 100, "gcc"));
+    points.push_back(ir_point(h[i].commit, 130, "clang"));  // another compiler: its own level
+  }
+  auto dirty = ir_point(h[3].commit, 500, "gcc", "2027-01-01T00:00:00Z");
+  dirty.dirty = true;
+  points.push_back(dirty);
+  points.push_back(ir_point(std::string(40, 'z'), 900, "gcc"));  // a commit off this history
+  const auto series = build_series(points, {}, h, MetricPolicies{}, {});
+  ASSERT_EQ(series.size(), 2u);
+  for (const auto& s : series) {
+    EXPECT_EQ(s.entries.size(), 6u) << s.key.profile;
+    EXPECT_TRUE(s.changes.empty()) << s.key.profile;
+  }
+}
+
+TEST(BuildSeriesTest, TheNewestRunAtACommitReplacesOlderOnesAndBaselinesAndAcceptancesAreMarked) {
+  const auto h = linear_history(3);
+  std::vector<StoredPoint> points = {ir_point(h[0].commit, 100), ir_point(h[1].commit, 100),
+                                     ir_point(h[2].commit, 150, "p1", "2026-12-01T00:00:00Z"),
+                                     ir_point(h[2].commit, 100, "p1", "2026-12-02T00:00:00Z")};
+  auto baseline = ir_point(h[0].commit, 100);
+  baseline.side = "A";
+  points.push_back(baseline);
+  const std::vector<AcceptedMark> accepted = {{h[1].commit, "bm/x", "callgrind", "ir"},
+                                              {h[2].commit, "bm/x", "wall", "real_time_ns"}};
+  const auto s = build_series(points, accepted, h, MetricPolicies{}, {}).at(0);
+  ASSERT_EQ(s.entries.size(), 3u);
+  EXPECT_EQ(s.entries[2].value, 100);
+  EXPECT_EQ(s.entries[2].runs, 2);
+  EXPECT_TRUE(s.changes.empty());
+  EXPECT_TRUE(s.entries[0].baseline);
+  EXPECT_FALSE(s.entries[1].baseline);
+  EXPECT_TRUE(s.entries[1].accepted);
+  EXPECT_FALSE(s.entries[2].accepted);  // accepted for another metric
+}
+
+TEST(BuildSeriesTest, ANoisySeriesIsCutByEDivisive) {
+  const auto h = linear_history(30);
+  std::vector<StoredPoint> points;
+  // +-1% alternating noise and a 5% step at commit 17.
+  for (int i = 0; i < 30; ++i) {
+    StoredPoint sp = ir_point(h[i].commit, (i >= 17 ? 1050.0 : 1000.0) * (i % 2 ? 1.01 : 0.99));
+    sp.point.kind = "wall";
+    sp.point.metric = "real_time_ns";
+    sp.point.deterministic = false;
+    sp.point.n = 10;
+    points.push_back(sp);
+  }
+  const auto s = build_series(points, {}, h, MetricPolicies{}, {}).at(0);
+  EXPECT_FALSE(s.deterministic);
+  ASSERT_EQ(s.changes.size(), 1u);
+  EXPECT_EQ(s.changes[0].to_commit, h[17].commit);
+  EXPECT_EQ(s.changes[0].method, "e-divisive");
+  ASSERT_TRUE(s.changes[0].point.p_value.has_value());
+  EXPECT_LE(*s.changes[0].point.p_value, 0.05);
+}
+
+}  // namespace
+}  // namespace perfci::history
