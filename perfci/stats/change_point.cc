@@ -185,8 +185,8 @@ void shuffle(std::vector<Ranked>& x, std::mt19937_64& rng) {
   for (std::size_t i = x.size(); i > 1; --i) std::swap(x[i - 1], x[rng() % i]);
 }
 
-// The permutation test of the best split, as Matteson & James (§3.2) and
-// ecp's e.divisive run it: the values are permuted within EVERY current
+// The permutation test of the best split, as Matteson & James and ecp's
+// e.divisive (sig.test) run it: the values are permuted within EVERY current
 // segment (the segments already found are taken as given) and the statistic
 // recomputed as the maximum over all segments, because the observed one was
 // also the maximum over all of them; testing only the chosen segment would

@@ -48,10 +48,10 @@ struct EDivisiveOptions {
   int permutations = 199;       // per split; the smallest p-value is 1 / (permutations + 1)
   std::size_t min_segment = 3;  // values each side of a split, at least
   // Magnitudes smaller than this are not reported, however significant: a
-  // 0.1% shift in wall time is not a change anyone acts on.
-  // Such a split still separates the segments either side (so the medians
-  // of its neighbours are not blurred across two levels); it is only left
-  // out of the answer.
+  // 0.1% shift in wall time is not a change anyone acts on. Such a split
+  // still separates the segments either side (so the medians of its
+  // neighbours are not blurred across two levels); it is only left out of
+  // the answer.
   double min_magnitude = 0;
   double confidence = 0.95;  // of each change point's [lo, hi]
   std::uint64_t seed = 1;    // the permutations' generator: the same input gives the same answer
@@ -60,13 +60,12 @@ struct EDivisiveOptions {
 // Significant change points, ordered by index.
 //
 // - A split is searched over each current segment, the right part running
-//   to the segment's end (as Hunter and MongoDB's signal-processing-algorithms
-//   do; the paper's extra search over the right part's end, kappa, is left
-//   out). The statistic is the energy divergence with exponent 1, scaled by
-//   m n / (m + n).
+//   to the segment's end (the paper's extra search over where the right part
+//   ends, kappa, is left out). The statistic is the energy divergence with
+//   exponent 1, scaled by m n / (m + n).
 // - The permutation test permutes values within every current segment and
 //   takes the maximum over all of them, as the observed statistic is (the
-//   paper's §3.2 and R's ecp). p = (#{permuted >= observed} + 1) /
+//   paper's test, R's ecp sig.test). p = (#{permuted >= observed} + 1) /
 //   (permutations + 1); the first split with p > alpha stops the search.
 // - [lo, hi] is the Hodges–Lehmann interval (rank_sum.h) of the shift of the
 //   log values between the adjacent segments, as a ratio minus 1; -1 / +inf
