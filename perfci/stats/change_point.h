@@ -10,8 +10,8 @@
 //   energy-distance divergence between the segments, kept when a permutation
 //   test finds it significant at `alpha`, applied again to each segment until
 //   no significant split is left. This is the method of MongoDB's CI
-//   analysis and of Hunter. Each change point gets its magnitude (the
-//   segments' Hodges–Lehmann shift as a ratio) with an interval, and its
+//   analysis and of Hunter. Each change point gets its magnitude (the ratio
+//   of the medians of the segments either side) with an interval, and its
 //   p-value.
 #pragma once
 
@@ -37,7 +37,10 @@ struct ChangePoint {
   std::optional<double> p_value;
 };
 
-// Every step |series[i] / series[i-1] - 1| > threshold, in order.
+// Every step |series[i] / series[i-1] - 1| > threshold, in order: the check's
+// threshold rule (verdict_by_threshold), strict, so a step of exactly the
+// threshold is not one. Throws std::invalid_argument on a value that is not
+// positive and finite, or a negative threshold.
 std::vector<ChangePoint> deterministic_steps(std::span<const double> series, double threshold);
 
 struct EDivisiveOptions {
@@ -45,12 +48,34 @@ struct EDivisiveOptions {
   int permutations = 199;       // per split; the smallest p-value is 1 / (permutations + 1)
   std::size_t min_segment = 3;  // values each side of a split, at least
   // Magnitudes smaller than this are not reported, however significant: a
-  // 0.1% shift in wall time is not a change anyone acts on.
+  // 0.1% shift in wall time is not a change anyone acts on. Such a split
+  // still separates the segments either side (so the medians of its
+  // neighbours are not blurred across two levels); it is only left out of
+  // the answer.
   double min_magnitude = 0;
-  std::uint64_t seed = 1;  // the permutations' generator: the same input gives the same answer
+  double confidence = 0.95;  // of each change point's [lo, hi]
+  std::uint64_t seed = 1;    // the permutations' generator: the same input gives the same answer
 };
 
 // Significant change points, ordered by index.
+//
+// - A split is searched over each current segment, the right part running
+//   to the segment's end (the paper's extra search over where the right part
+//   ends, kappa, is left out). The statistic is the energy divergence with
+//   exponent 1, scaled by m n / (m + n).
+// - The permutation test permutes values within every current segment and
+//   takes the maximum over all of them, as the observed statistic is (the
+//   paper's test, R's ecp sig.test). p = (#{permuted >= observed} + 1) /
+//   (permutations + 1); the first split with p > alpha stops the search.
+// - [lo, hi] is the Hodges–Lehmann interval (rank_sum.h) of the shift of the
+//   log values between the adjacent segments, as a ratio minus 1; -1 / +inf
+//   where the segments are too short for the confidence (3 values against
+//   3 cannot give a 95% interval).
+//
+// A series shorter than 2 * min_segment has none. Throws
+// std::invalid_argument on a value that is not positive and finite, or
+// options out of range (alpha or confidence outside (0, 1), no
+// permutations, min_segment 0, negative min_magnitude).
 std::vector<ChangePoint> e_divisive(std::span<const double> series,
                                     const EDivisiveOptions& options);
 
