@@ -8,6 +8,8 @@
 #include <regex>
 
 #include "perfci/analysis/sample_report.h"
+#include "perfci/history/sample_series.h"
+#include "perfci/report/history_render.h"
 #include "perfci/report/html.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
@@ -31,14 +33,17 @@ std::string attribute(const std::string& dom, const std::string& name) {
   return {};
 }
 
-TEST(ReportHtml, LoadsInHeadlessChromiumAndDrawsEveryPlot) {
+// Loads `html` in headless Chromium and returns its DOM after the page's
+// own check ran.
+std::string load_in_chromium(const std::string& html) {
   std::string chromium = find_chromium();
-  ASSERT_FALSE(chromium.empty())
+  EXPECT_FALSE(chromium.empty())
       << "Chromium is needed to check the HTML report: apt-get install chromium "
          "(scripts/install-deps.sh installs it)";
+  if (chromium.empty()) return {};
   TempDir dir("perfci-html");
   auto page = dir.path() / "report.html";
-  write_file_atomic(page, report::render_html(analysis::testing::sample_report()));
+  write_file_atomic(page, html);
 
   SubprocessOptions o;
   o.argv = {chromium,
@@ -56,13 +61,26 @@ TEST(ReportHtml, LoadsInHeadlessChromiumAndDrawsEveryPlot) {
   o.set_env = {{"HOME", dir.path().string()}};
   o.timeout = std::chrono::minutes(2);
   auto r = run_subprocess(o);
-  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err_tail;
+  EXPECT_TRUE(r.ok()) << r.describe() << "\n" << r.err_tail;
+  EXPECT_EQ(r.err_tail.find("Uncaught"), std::string::npos) << r.err_tail;
+  return r.out;
+}
+
+TEST(ReportHtml, LoadsInHeadlessChromiumAndDrawsEveryPlot) {
+  const std::string dom = load_in_chromium(report::render_html(analysis::testing::sample_report()));
   // The page's check ran (the attributes exist), found 4 plots, drew all of
   // them, and saw no script error.
-  EXPECT_EQ(attribute(r.out, "data-plots"), "4") << r.out.substr(0, 2000);
-  EXPECT_EQ(attribute(r.out, "data-plots-drawn"), "4");
-  EXPECT_EQ(attribute(r.out, "data-errors"), "0");
-  EXPECT_EQ(r.err_tail.find("Uncaught"), std::string::npos) << r.err_tail;
+  EXPECT_EQ(attribute(dom, "data-plots"), "4") << dom.substr(0, 2000);
+  EXPECT_EQ(attribute(dom, "data-plots-drawn"), "4");
+  EXPECT_EQ(attribute(dom, "data-errors"), "0");
+}
+
+TEST(ReportHtml, TheHistoryPageDrawsATrendChartPerSeries) {
+  const std::string dom =
+      load_in_chromium(report::render_history_html(history::testing::sample_series(), "h.sqlite"));
+  EXPECT_EQ(attribute(dom, "data-plots"), "2") << dom.substr(0, 2000);
+  EXPECT_EQ(attribute(dom, "data-plots-drawn"), "2");
+  EXPECT_EQ(attribute(dom, "data-errors"), "0");
 }
 
 }  // namespace
