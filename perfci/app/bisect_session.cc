@@ -389,23 +389,22 @@ class Bisector {
                     short_hash(c.commit), c.subject));
     Built b = build(position);
     Measured m = measure_step(position, b);
-    BisectCommit& e = entry(position);  // `c` stays valid, but say so plainly
-    e.probe = ++probes_;
-    e.status = std::string(to_string(m.step));
-    e.reason = m.reason;
-    e.value = m.value;
-    e.change = m.change;
-    e.result = std::move(m.result);
-    e.pairs = m.pairs;
+    c.probe = ++probes_;
+    c.status = std::string(to_string(m.step));
+    c.reason = m.reason;
+    c.value = m.value;
+    c.change = m.change;
+    c.result = std::move(m.result);
+    c.pairs = m.pairs;
     if (m.ab) {
       if (const MetricRun* mr = metric_of(*m.ab)) {
-        e.samples = mr->b;
-        e.good_samples = mr->a;
+        c.samples = mr->b;
+        c.good_samples = mr->a;
       }
       ab_runs_[position] = std::move(*m.ab);
     }
-    say(fmt::format("{}: {}{}", short_hash(e.commit), e.status,
-                    e.reason.empty() ? "" : " (" + first_line(e.reason) + ")"));
+    say(fmt::format("{}: {}{}", short_hash(c.commit), c.status,
+                    c.reason.empty() ? "" : " (" + first_line(c.reason) + ")"));
     return m.step;
   }
 
