@@ -12,6 +12,7 @@
 
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/git_project_testing.h"
 #include "tests/perfci_cli_testing.h"
 #include "tests/report_schema_check.h"
 
@@ -24,24 +25,6 @@ using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
 bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
-}
-
-void git(const fs::path& repo, std::vector<std::string> args) {
-  SubprocessOptions o;
-  o.argv = {
-      "git", "-C", repo.string(), "-c", "user.name=perfci", "-c", "user.email=perfci@example.com"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  auto r = run_subprocess(o);
-  ASSERT_TRUE(r.ok()) << format_command(o.argv) << ": " << r.describe() << r.err_tail;
-}
-
-std::string head(const fs::path& repo) {
-  SubprocessOptions o;
-  o.argv = {"git", "-C", repo.string(), "rev-parse", "HEAD"};
-  auto r = run_subprocess(o);
-  std::string h = r.out;
-  while (!h.empty() && h.back() == '\n') h.pop_back();
-  return h;
 }
 
 json config_json(int callgrind_iterations = 2) {
@@ -436,40 +419,6 @@ TEST_F(PerfciCheck, ABrokenContractWritesNoBaseline) {
 // the stored Ir cannot gate. check falls back to building the baseline's
 // commit here and gating on that in-runner A/B: it passes on the unchanged
 // tree and fails on 1% more work, naming the function (issue 13).
-void write_hooked_project(const fs::path& repo, int rounds) {
-  write_file_atomic(repo / "CMakeLists.txt", std::string(R"(cmake_minimum_required(VERSION 3.25)
-project(tiny LANGUAGES CXX)
-include()") + PERFCI_SOURCE_ROOT + R"(/cmake/PerfciHook.cmake)
-add_executable(bench bench.cc)
-target_link_libraries(bench PRIVATE perfci::hook benchmark::benchmark)
-)");
-  write_file_atomic(repo / "CMakePresets.json", R"({"version": 6,
-  "configurePresets": [{"name": "release", "generator": "Ninja", "binaryDir": "${sourceDir}/build/release",
-                        "cacheVariables": {"CMAKE_BUILD_TYPE": "Release", "CMAKE_CXX_FLAGS_RELEASE": "-O2 -g"}}]})");
-  write_file_atomic(repo / "bench.cc", R"(#include <benchmark/benchmark.h>
-#include <cstdint>
-#include "perfci/bench.h"
-__attribute__((noinline)) std::uint64_t work(std::uint64_t rounds) {
-  std::uint64_t x = 1;
-  for (std::uint64_t i = 0; i < rounds; ++i) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }
-  return x;
-}
-static void BM_work(benchmark::State& state) {
-  perfci::BenchHook hook(state);
-  for (auto _ : state) benchmark::DoNotOptimize(work()" +
-                                           std::to_string(rounds) + R"());
-}
-BENCHMARK(BM_work);
-BENCHMARK_MAIN();
-)");
-  write_file_atomic(repo / "perfci.json", R"({"schema": "perfci.config/1",
-  "build": {"preset": "release", "targets": ["bench"]},
-  "suites": [{"name": "tiny", "binary": "bench", "callgrind": {"iterations": 2}}],
-  "check": {"meters": ["callgrind"]},
-  "metrics": {"callgrind": {"threshold": 0.002}}})");
-  write_file_atomic(repo / ".gitignore", "/build/\n/reports/\n/.perfci-cache/\n");
-}
-
 TEST(PerfciCheckFallback, AnotherValgrindViewIsGatedByAnInRunnerReference) {
   TempDir dir("perfci-fallback");
   fs::path repo = dir.path() / "repo";
