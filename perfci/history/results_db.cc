@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "perfci/history/schema_migrations.h"
 #include "perfci/history/sqlite_statement.h"
@@ -66,29 +68,58 @@ class Transaction {
   bool done_ = false;
 };
 
-// Reads only: a file refused here is closed untouched.
-void identify(sqlite3* db, const std::string& where) {
-  std::int64_t app = 0, version = 0, objects = 0;
+// One snapshot for a read of several tables: a run committed meanwhile by
+// another process is either wholly in it or not at all.
+class ReadSnapshot {
+ public:
+  ReadSnapshot(sqlite3* db, const std::string& where) : db_(db) { exec_sql(db, where, "BEGIN"); }
+  ~ReadSnapshot() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  sqlite3* db_;
+};
+
+struct Identity {
+  std::int64_t application_id = 0;
+  std::int64_t version = 0;
+  std::int64_t objects = 0;  // tables, indexes, ...: none in a new file
+};
+
+// Reads only, in one snapshot: another process creating the file at the
+// same moment is seen before or after its creation, never half-way.
+Identity read_identity(sqlite3* db, const std::string& where) {
+  Identity id;
   try {
-    app = pragma_int(db, where, "PRAGMA application_id");
-    version = pragma_int(db, where, "PRAGMA user_version");
-    objects = pragma_int(db, where, "SELECT count(*) FROM sqlite_schema");
+    id.application_id = pragma_int(db, where, "PRAGMA application_id");
+    id.version = pragma_int(db, where, "PRAGMA user_version");
+    id.objects = pragma_int(db, where, "SELECT count(*) FROM sqlite_schema");
   } catch (const Error& e) {
     throw Error(std::string(e.what()) +
                 "; not a readable SQLite database, left as it was (restore it from a copy, or "
                 "name another file)");
   }
-  if (app != kApplicationId && !(app == 0 && version == 0 && objects == 0))
+  return id;
+}
+
+// Throws for a file perfci must not write to; true when it is new (empty).
+bool check_identity(const Identity& id, const std::string& where) {
+  const bool fresh = id.application_id == 0 && id.version == 0 && id.objects == 0;
+  if (id.application_id != kApplicationId && !fresh)
     throw Error(fmt::format(
         "{}: an SQLite database of another program (application_id {:#x}, {} schema objects), "
         "not a perfci results database (application_id {:#x}); left as it was",
-        where, static_cast<std::uint32_t>(app), objects, kApplicationId));
-  if (version > kSchemaVersion)
+        where, static_cast<std::uint32_t>(id.application_id), id.objects, kApplicationId));
+  if (id.version > kSchemaVersion)
     throw Error(fmt::format(
         "{}: results database schema version {} is newer than this perfci's ({}); use the perfci "
         "that wrote it, or a newer one. Left as it was",
-        where, version, kSchemaVersion));
-  if (objects == 0) return;  // new: nothing to check
+        where, id.version, kSchemaVersion));
+  return fresh;
+}
+
+void quick_check(sqlite3* db, const std::string& where) {
   std::string problems;
   try {
     Statement check(db, where, "PRAGMA quick_check");
@@ -102,19 +133,41 @@ void identify(sqlite3* db, const std::string& where) {
                 "\n  Nothing was written to it. Restore it from a copy, or name another file");
 }
 
+// Reads only: a file refused here is closed untouched.
+void identify(sqlite3* db, const std::string& where) {
+  ReadSnapshot snapshot(db, where);
+  if (!check_identity(read_identity(db, where), where)) quick_check(db, where);
+}
+
+// Switching to WAL needs the file to itself for a moment, and SQLite does
+// not wait for that with the busy handler: retried until the busy timeout.
 void use_wal(sqlite3* db, const std::string& where) {
-  Statement s(db, where, "PRAGMA journal_mode=WAL");
-  const std::string mode = s.step() ? s.text(0) : "";
-  if (mode != "wal")
-    throw Error(where + ": cannot put the results database in WAL mode (journal mode is '" + mode +
-                "')");
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      Statement s(db, where, "PRAGMA journal_mode=WAL");
+      const std::string mode = s.step() ? s.text(0) : "";
+      if (mode == "wal") return;
+      if (std::chrono::steady_clock::now() > deadline)
+        throw Error(where + ": cannot put the results database in WAL mode (journal mode is '" +
+                    mode + "')");
+    } catch (const Error&) {
+      if (std::chrono::steady_clock::now() > deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 void migrate(sqlite3* db, const std::string& where) {
   if (pragma_int(db, where, "PRAGMA user_version") == kSchemaVersion) return;
   Transaction t(db, where);
-  // Read again under the write lock: another process may have migrated it.
-  const std::int64_t version = pragma_int(db, where, "PRAGMA user_version");
+  // Read again under the write lock: another process may have created or
+  // migrated it since identify().
+  const Identity id = read_identity(db, where);
+  check_identity(id, where);
+  const std::int64_t version = id.version;
+  if (version == kSchemaVersion) return;  // the transaction rolls back: nothing to do
   for (const Migration& m : migrations())
     if (m.to_version > version)
       exec_sql(db, where + ": schema step to version " + std::to_string(m.to_version), m.sql);
@@ -127,19 +180,6 @@ void migrate(sqlite3* db, const std::string& where) {
 void require_finite(double v, const std::string& what) {
   if (!std::isfinite(v)) throw Error(what + " is not a finite number");
 }
-
-// One snapshot for a read of several tables: a run committed meanwhile by
-// another process is either wholly in it or not at all.
-class ReadSnapshot {
- public:
-  ReadSnapshot(sqlite3* db, const std::string& where) : db_(db) { exec_sql(db, where, "BEGIN"); }
-  ~ReadSnapshot() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
-  ReadSnapshot(const ReadSnapshot&) = delete;
-  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
-
- private:
-  sqlite3* db_;
-};
 
 }  // namespace
 
