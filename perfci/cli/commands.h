@@ -34,5 +34,6 @@ void add_report_command(CLI::App& app, CommandRunner* runner);
 void add_check_command(CLI::App& app, CommandRunner* runner);
 void add_baseline_command(CLI::App& app, CommandRunner* runner);
 void add_merge_command(CLI::App& app, CommandRunner* runner);
+void add_history_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli
