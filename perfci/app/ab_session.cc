@@ -9,6 +9,7 @@
 
 #include "perfci/analysis/report_builder.h"
 #include "perfci/app/contract_run.h"
+#include "perfci/app/history_recording.h"
 #include "perfci/app/run_settings.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/report/html.h"
@@ -104,7 +105,8 @@ nlohmann::json ab_settings_json(const std::string& command, const std::string& c
   return j;
 }
 
-int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* command) {
+int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* command,
+                   const std::filesystem::path& repo) {
   std::optional<Config> config = load_optional_config(f);
   const SuiteConfig* suite = pick_suite(f, config);
   a.side.binary = resolve_side(a.path, f, config, "A");
@@ -145,7 +147,9 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
   perfci::Report rep = analysis::build_report(std::move(in));
   if (o.shard) rep.shard = ShardSection{*o.shard, *shard_plan};
 
-  return write_ab_outputs(rep, f, command);
+  const int rc = write_ab_outputs(rep, f, command);
+  record_report(f, config, rep, command, repo);
+  return rc;
 }
 
 int write_ab_outputs(const Report& rep, const AbFlags& f, const char* command) {

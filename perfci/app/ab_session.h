@@ -55,8 +55,11 @@ nlohmann::json ab_settings_json(const std::string& command, const std::string& c
 // Runs the A/B and writes the outputs. Returns the exit code: 0 no
 // regression, 1 a regression, 2 a failed benchmark, 128 + the signal when
 // SIGINT or SIGTERM stopped it (the outputs then say "incomplete"). Throws perfci::Error on
-// bad input (main turns it into exit 2).
-int run_ab_session(const AbFlags& flags, SideInput a, SideInput b, const char* command);
+// bad input (main turns it into exit 2). Then records the run in the results
+// database, if one is chosen (history_recording.h), with the parents from
+// `repo` (empty: the current folder).
+int run_ab_session(const AbFlags& flags, SideInput a, SideInput b, const char* command,
+                   const std::filesystem::path& repo = {});
 
 // The outputs of an A/B report, paired or not: --out, --md, --html, the
 // Markdown on stdout (unless --quiet), the warnings, failures, regressions

@@ -93,6 +93,14 @@ void add_common_flags(CLI::App* cmd, CommonFlags& f, CommonFlagSet which) {
         ->capture_default_str();
   if (which & kQuietFlag)
     cmd->add_flag("--quiet", f.quiet, "No progress on stderr, no summary or Markdown on stdout");
+  if (which & kHistoryFlag) {
+    auto* db = cmd->add_option("--history", f.history,
+                               "Record the run in this results database (SQLite; created when "
+                               "missing; default: perfci.json's history.database, else none)");
+    cmd->add_flag("--no-history", f.no_history,
+                  "Record nothing, whatever perfci.json's history.database says")
+        ->excludes(db);
+  }
 }
 
 MeasureDefaults measure_defaults(const std::optional<Config>& config) {

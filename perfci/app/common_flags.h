@@ -31,6 +31,8 @@ struct CommonFlags {
   std::string timeout = "10m";               // --timeout, per benchmark process
   std::string profile_source = "cpu-clock";  // --profile-source (an A/B: callgrind)
   bool quiet = false;                        // --quiet
+  std::string history;      // --history: the results database; empty: perfci.json's
+  bool no_history = false;  // --no-history: record nothing, whatever perfci.json says
 };
 
 // Which of the common flags a command takes.
@@ -46,17 +48,20 @@ enum CommonFlag : unsigned {
   kTimeoutFlag = 1U << 8,
   kProfileSourceFlag = 1U << 9,
   kQuietFlag = 1U << 10,
+  kHistoryFlag = 1U << 11,  // --history PATH and --no-history
 };
 using CommonFlagSet = unsigned;
 
 // perfci run: all of them.
-inline constexpr CommonFlagSet kRunFlags =
-    kConfigFlag | kSuiteFlag | kMeterFlag | kEventsFlag | kFilterFlag | kMinTimeFlag |
-    kCallgrindIterationsFlag | kPinFlag | kTimeoutFlag | kProfileSourceFlag | kQuietFlag;
+inline constexpr CommonFlagSet kRunFlags = kConfigFlag | kSuiteFlag | kMeterFlag | kEventsFlag |
+                                           kFilterFlag | kMinTimeFlag | kCallgrindIterationsFlag |
+                                           kPinFlag | kTimeoutFlag | kProfileSourceFlag |
+                                           kQuietFlag | kHistoryFlag;
 // ab, aa, compare: the events are perfci.json's.
 inline constexpr CommonFlagSet kAbFlags = kRunFlags & ~kEventsFlag;
 // check, baseline update: what changes the numbers is the suite's, so that
-// they stay comparable with the baseline.
+// they stay comparable with the baseline. (check adds kHistoryFlag; a
+// baseline update is no run of the history.)
 inline constexpr CommonFlagSet kSuiteRunFlags =
     kConfigFlag | kSuiteFlag | kMeterFlag | kTimeoutFlag | kQuietFlag;
 // env: which config, and which events to probe.

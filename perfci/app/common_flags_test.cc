@@ -169,12 +169,13 @@ TEST(CommonFlagsCli, EachCommandGetsItsSet) {
     add_common_flags(&app, f, which);
     return option_names(app);
   };
-  EXPECT_EQ(names(kRunFlags), (Strings{"--config", "--suite", "--meter", "--events", "--filter",
-                                       "--min-time", "--callgrind-iterations", "--pin", "--timeout",
-                                       "--profile-source", "--quiet"}));
+  EXPECT_EQ(names(kRunFlags),
+            (Strings{"--config", "--suite", "--meter", "--events", "--filter", "--min-time",
+                     "--callgrind-iterations", "--pin", "--timeout", "--profile-source", "--quiet",
+                     "--history", "--no-history"}));
   EXPECT_EQ(names(kAbFlags), (Strings{"--config", "--suite", "--meter", "--filter", "--min-time",
                                       "--callgrind-iterations", "--pin", "--timeout",
-                                      "--profile-source", "--quiet"}));
+                                      "--profile-source", "--quiet", "--history", "--no-history"}));
   EXPECT_EQ(names(kSuiteRunFlags),
             (Strings{"--config", "--suite", "--meter", "--timeout", "--quiet"}));
   EXPECT_EQ(names(kEnvFlags), (Strings{"--config", "--suite", "--events"}));
@@ -182,6 +183,11 @@ TEST(CommonFlagsCli, EachCommandGetsItsSet) {
   EXPECT_NE(refusal({"--filter", "x"}, kSuiteRunFlags), "");
   EXPECT_NE(refusal({"--events", "cycles"}, kAbFlags), "");
   EXPECT_EQ(refusal({"--meter", "wall", "--quiet"}, kSuiteRunFlags), "");
+  EXPECT_NE(refusal({"--history", "h.db"}, kSuiteRunFlags), "");
+  // --history and --no-history contradict each other.
+  EXPECT_NE(refusal({"--history", "h.db", "--no-history"}), "");
+  EXPECT_EQ(parsed({"--history", "h.db"}).history, "h.db");
+  EXPECT_TRUE(parsed({"--no-history"}).no_history);
 }
 
 TEST(CommonFlagsCli, OneHelpTextPerFlag) {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "perfci/analysis/report_builder.h"
+#include "perfci/app/history_recording.h"
 #include "perfci/runner/metric_policy.h"
 #include "perfci/stats/run_analysis.h"
 #include "perfci/stats/stats_json.h"
@@ -154,7 +155,10 @@ int run_gbench_ab_session(const AbFlags& f, const std::string& a_json, const std
                           const char* command) {
   const GbenchFile a = parse_gbench_samples(read_file(a_json), a_json);
   const GbenchFile b = parse_gbench_samples(read_file(b_json), b_json);
-  return write_ab_outputs(gbench_ab_report(a, a_json, b, b_json, f, command), f, command);
+  const Report rep = gbench_ab_report(a, a_json, b, b_json, f, command);
+  const int rc = write_ab_outputs(rep, f, command);
+  record_report(f, load_optional_config(f), rep, command, {});
+  return rc;
 }
 
 }  // namespace perfci::app

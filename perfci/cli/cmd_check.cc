@@ -19,6 +19,7 @@
 
 #include "perfci/analysis/oracle_gap.h"
 #include "perfci/app/check_session.h"
+#include "perfci/app/history_recording.h"
 #include "perfci/app/report_folder.h"
 #include "perfci/baseline/baseline_store.h"
 #include "perfci/check/baseline_comparison.h"
@@ -274,9 +275,12 @@ int run_check(const CheckArgs& a) {
       (p.config.suites.size() > 1 ? "latest-" + p.suite.name : "latest") + shard_suffix(shard_spec);
   const std::string stem = report_stem(p, shard_spec);
   const std::string md = write_report_folder(rep, out, stem, latest);
-  return print_check_outcome(rep, kCommand, md, f.quiet, a.github,
-                             fmt::format("reports in {}/{{{}.json, {}.json, {}.md, {}.html}}",
-                                         out.string(), stem, latest, latest, latest));
+  const int rc =
+      print_check_outcome(rep, kCommand, md, f.quiet, a.github,
+                          fmt::format("reports in {}/{{{}.json, {}.json, {}.md, {}.html}}",
+                                      out.string(), stem, latest, latest, latest));
+  record_report(f, p.config, rep, kCommand, p.root);
+  return rc;
 }
 
 }  // namespace
@@ -286,6 +290,7 @@ void add_check_command(CLI::App& app, CommandRunner* runner) {
   auto* cmd = app.add_subcommand(
       "check", "Build, run the suite, check the contracts and compare with the baseline");
   args->suite.add_to(cmd);
+  add_common_flags(cmd, args->suite, kHistoryFlag);
   cmd->add_option("--out", args->out,
                   "Reports folder (default: perfci.json's check.reports, reports/)");
   cmd->add_option("--reference", args->reference,

@@ -55,7 +55,7 @@ int run_compare(const CompareArgs& a) {
   if (a.rev_b != kWorktreeRevision) resolve_commit(top, a.rev_b);
   RevisionBuild build_a = build_revision(a.rev_a, o);
   RevisionBuild build_b = build_revision(a.rev_b, o);
-  return run_ab_session(a.flags, built_side(build_a), built_side(build_b), "compare");
+  return run_ab_session(a.flags, built_side(build_a), built_side(build_b), "compare", top);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "perfci/app/history_recording.h"
 #include "perfci/app/run_settings.h"
 #include "perfci/cli/commands.h"
 #include "perfci/env/build_info.h"
@@ -104,6 +105,7 @@ int run(const RunArgs& a) {
     save_run_results(results, a.out);
   }
   if (!a.flags.quiet && !(gbench && a.out.empty())) print_summary(results);
+  record_results(a.flags, config, results);
   if (results.incomplete) {
     fmt::print(stderr, "perfci: error: run: {}{}\n", results.incomplete->reason(),
                a.out.empty() ? "" : "; the results of what was measured are in " + a.out);

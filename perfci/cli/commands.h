@@ -35,5 +35,6 @@ void add_check_command(CLI::App& app, CommandRunner* runner);
 void add_baseline_command(CLI::App& app, CommandRunner* runner);
 void add_merge_command(CLI::App& app, CommandRunner* runner);
 void add_bisect_command(CLI::App& app, CommandRunner* runner);
+void add_history_command(CLI::App& app, CommandRunner* runner);
 
 }  // namespace perfci::cli

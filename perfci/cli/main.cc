@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   perfci::cli::add_baseline_command(app, &runner);
   perfci::cli::add_merge_command(app, &runner);
   perfci::cli::add_bisect_command(app, &runner);
+  perfci::cli::add_history_command(app, &runner);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

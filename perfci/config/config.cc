@@ -67,6 +67,34 @@ const SuiteConfig& Config::suite(const std::string& name) const {
   throw Error("no suite named '" + name + "' in " + path.string() + " (suites: " + names + ")");
 }
 
+namespace {
+
+HistoryConfig parse_history(const Fields& r) {
+  Fields h(r.object("history"), r.where("history"));
+  h.only({"database", "change_points"});
+  HistoryConfig history;
+  history.database = h.str("database", false);
+  if (h.has("change_points")) {
+    Fields cp(h.object("change_points"), h.where("change_points"));
+    cp.only({"alpha", "permutations", "min_magnitude"});
+    ChangePointConfig& c = history.change_points;
+    if (cp.has("alpha")) {
+      c.alpha = cp.num("alpha");
+      if (!(c.alpha > 0 && c.alpha < 1)) cp.fail("alpha", "expected a number between 0 and 1");
+    }
+    if (cp.has("permutations"))
+      c.permutations = static_cast<int>(cp.count("permutations", 1, 100000));
+    if (cp.has("min_magnitude")) {
+      c.min_magnitude = cp.num("min_magnitude");
+      if (!(c.min_magnitude >= 0 && c.min_magnitude < 10))
+        cp.fail("min_magnitude", "expected a relative change in [0, 10) (0.01 is 1%)");
+    }
+  }
+  return history;
+}
+
+}  // namespace
+
 Config parse_config(const std::string& text, const std::string& origin) {
   Config c;
   json doc;
@@ -130,7 +158,15 @@ Config parse_config(const std::string& text, const std::string& origin) {
                "unknown meter '" + c.meters[i] + "' (known: wall, counters, callgrind, profile)");
   }
   c.events = r.has("events") ? r.strings("events", false) : default_events();
+  if (r.has("history")) c.history = parse_history(r);
   return c;
+}
+
+std::filesystem::path history_database(const Config& c) {
+  if (!c.history) return {};
+  const std::filesystem::path db(c.history->database);
+  if (db.is_absolute() || c.path.empty()) return db;
+  return c.path.parent_path() / db;
 }
 
 Config load_config(const std::filesystem::path& path) {

@@ -42,17 +42,34 @@ struct SuiteConfig {
   CallgrindSuiteConfig callgrind;
 };
 
+// perfci.json's "history": where the results database is and how change
+// points are found in its series (issue 16).
+struct ChangePointConfig {
+  double alpha = 0.05;          // the significance level of a change point, in (0, 1)
+  int permutations = 199;       // of the permutation test, 1..100000
+  double min_magnitude = 0.01;  // the least relative step reported, >= 0
+};
+
+struct HistoryConfig {
+  std::string database;  // as written: relative to perfci.json's folder, or absolute
+  ChangePointConfig change_points;
+};
+
 struct Config {
   std::filesystem::path path;  // where it was loaded from; empty for defaults
   BuildConfig build;
   std::vector<SuiteConfig> suites;
   std::vector<std::string> meters{"wall"};
   std::vector<std::string> events;
+  std::optional<HistoryConfig> history;  // none: nothing is recorded unless --history says where
   nlohmann::json raw = nlohmann::json::object();
 
   // Throws perfci::Error listing the suite names when there is none by this name.
   const SuiteConfig& suite(const std::string& name) const;
 };
+
+// history.database resolved against perfci.json's folder; empty without one.
+std::filesystem::path history_database(const Config& config);
 
 // The meters perfci knows, in the order results list them.
 const std::vector<std::string>& known_meters();

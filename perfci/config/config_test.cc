@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 
@@ -127,6 +129,58 @@ TEST(Config, MeterList) {
   EXPECT_EQ(parse_meter_list("wall,counters,wall"), (std::vector<std::string>{"wall", "counters"}));
   EXPECT_THROW(parse_meter_list("wall,bogus"), Error);
   EXPECT_THROW(parse_meter_list(""), Error);
+}
+
+constexpr const char* kMinimal =
+    R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]%s})";
+
+std::string with_history(const std::string& history) {
+  char buf[1024];
+  std::snprintf(buf, sizeof buf, kMinimal, (", \"history\": " + history).c_str());
+  return buf;
+}
+
+TEST(Config, HistoryIsOptionalAndItsDatabaseIsRelativeToTheConfigsFolder) {
+  auto none = parse_config(
+      R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b"}]})", "perfci.json");
+  EXPECT_FALSE(none.history);
+  EXPECT_EQ(history_database(none), "");
+
+  auto c = parse_config(with_history(R"({"database": "history/results.db",
+      "change_points": {"alpha": 0.01, "permutations": 999, "min_magnitude": 0.02}})"),
+                        "perfci.json");
+  ASSERT_TRUE(c.history);
+  EXPECT_EQ(c.history->database, "history/results.db");
+  EXPECT_DOUBLE_EQ(c.history->change_points.alpha, 0.01);
+  EXPECT_EQ(c.history->change_points.permutations, 999);
+  EXPECT_DOUBLE_EQ(c.history->change_points.min_magnitude, 0.02);
+  c.path = "/project/perfci.json";
+  EXPECT_EQ(history_database(c), "/project/history/results.db");
+
+  auto d = parse_config(with_history(R"({"database": "/var/db/h.db"})"), "perfci.json");
+  EXPECT_DOUBLE_EQ(d.history->change_points.alpha, 0.05);
+  EXPECT_EQ(d.history->change_points.permutations, 199);
+  EXPECT_DOUBLE_EQ(d.history->change_points.min_magnitude, 0.01);
+  d.path = "/project/perfci.json";
+  EXPECT_EQ(history_database(d), "/var/db/h.db");
+}
+
+TEST(Config, HistoryMistakesNameTheField) {
+  EXPECT_EQ(error_of(with_history("{}")), "perfci.json: history.database: missing");
+  EXPECT_EQ(error_of(with_history(R"({"database": ""})")),
+            "perfci.json: history.database: expected a non-empty string");
+  EXPECT_EQ(error_of(with_history(R"({"database": "h.db", "path": "x"})")),
+            "perfci.json: history.path: unknown field (known: database, change_points)");
+  EXPECT_EQ(error_of(with_history(R"({"database": "h.db", "change_points": {"alpha": 1}})")),
+            "perfci.json: history.change_points.alpha: expected a number between 0 and 1");
+  EXPECT_EQ(
+      error_of(with_history(R"({"database": "h.db", "change_points": {"permutations": 0}})")),
+      "perfci.json: history.change_points.permutations: expected an integer between 1 and 100000");
+  EXPECT_EQ(
+      error_of(with_history(R"({"database": "h.db", "change_points": {"min_magnitude": -1}})")),
+      "perfci.json: history.change_points.min_magnitude: expected a relative change in [0, 10) "
+      "(0.01 is 1%)");
+  EXPECT_EQ(error_of(with_history(R"("h.db")")), "perfci.json: history: expected an object");
 }
 
 }  // namespace

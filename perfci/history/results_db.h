@@ -59,8 +59,12 @@ struct StoredRun {
 
 class ResultsDb {
  public:
-  // Opens `path`, creating it (and its folder) when it does not exist.
-  // Throws perfci::Error "<path>: ..." for a file it must not touch.
+  // Opens `path`, creating it (and its folder) when it does not exist, and
+  // migrates an older schema. Throws perfci::Error "<path>: ..." for a file
+  // it must not touch: not SQLite (read as bytes, never opened by SQLite),
+  // another program's SQLite file (application_id), a newer schema, or a
+  // database PRAGMA quick_check finds corrupt; none of them is written to.
+  // quick_check reads the whole file: opening costs time linear in its size.
   static ResultsDb open(const std::filesystem::path& path);
   ~ResultsDb();
   ResultsDb(ResultsDb&& other) noexcept;
@@ -72,9 +76,12 @@ class ResultsDb {
 
   // Stores the run in one transaction and returns its id; returns nullopt
   // (and stores nothing) when a run with the same non-empty `key` is
-  // already there, which makes `history import` idempotent.
+  // already there, which makes `history import` idempotent. Once it
+  // returns, the run is durable (synchronous FULL). Throws perfci::Error
+  // (nothing stored) for a median that is not finite or a failed write.
   std::optional<std::int64_t> add_run(const RunRecord& run);
 
+  // Oldest run first (by created, then id). Throws perfci::Error for a bad regex.
   std::vector<StoredPoint> points(const PointQuery& query) const;
   // Every run, oldest first, with its sides, points, comparisons and contracts.
   std::vector<StoredRun> runs() const;

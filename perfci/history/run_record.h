@@ -33,8 +33,15 @@ struct Point {
 };
 
 // One side of a run: what was measured at one commit.
+// Which profile a side ran on is known for check (this run's profile and the
+// baseline's). An A/B or A/A report does not record one (its machine facts
+// do not make a profile id), so its sides have profile "": such points form
+// series of their own, never mixed with those of a known profile.
 struct SideRecord {
-  std::string label;     // "A", "B"; "" for a run (one side)
+  // "A", "B"; "" for a run (one side); "R" in a check whose callgrind was
+  // gated on an in-runner reference (issue 13): side A then holds the
+  // stored baseline's other kinds, and R the reference's commit and counts.
+  std::string label;
   std::string revision;  // as the user named it
   std::string commit;    // full hash; empty when unknown (binaries given)
   std::string parent;    // its first parent; empty for a root or when unknown
@@ -61,9 +68,9 @@ struct ContractRecord {
 };
 
 struct RunRecord {
-  // Identity for idempotent imports: the same report gives the same key.
-  // Live runs use the report's own key too, so importing a report written
-  // by a recorded run stores nothing twice.
+  // Identity for idempotent imports: the same report gives the same key
+  // (content_key of its JSON). Live runs use the report's own key too, so
+  // importing a report written by a recorded run stores nothing twice.
   std::string key;
   std::string command;  // check, compare, ab, aa, run, bisect
   std::string created;  // UTC, ISO 8601
@@ -80,15 +87,26 @@ struct RunRecord {
   std::vector<ContractRecord> contracts;
 };
 
+// "fnv1a64:<16 hex digits>": 64-bit FNV-1a of the document's compact dump
+// (nlohmann::json::dump(): keys sorted, numbers in shortest round-trip form),
+// so a report gives the same key live (its in-memory JSON) and when its
+// saved file is read back. Stable across runs and builds, unlike std::hash;
+// not a cryptographic hash: it tells honest copies apart, nothing more.
+std::string content_key(const nlohmann::json& document);
+
 // The record of a report. `command` is what wrote it (a report's `mode` says
 // ab, aa or check; compare writes mode "ab"). Parents are filled by the
 // caller (fill_parents), which knows the repository.
 RunRecord record_from_report(const Report& report, const std::string& command);
-// The record of `perfci run`'s results, measured at `commit` (may be empty).
+// The record of `perfci run`'s results, measured at `commit` (may be empty):
+// one side labelled "", one point per metric value (n = 1), created now.
 RunRecord record_from_results(const RunResults& results, const std::string& commit, bool dirty,
                               const std::string& profile);
 // Reads a saved report or results file, whichever its "schema" says, and
-// returns its record with `source` and `key` set. Throws perfci::Error.
+// returns its record with `source` and `key` (content_key of the file's
+// JSON) set; a report's command is its settings.command (compare writes
+// mode "ab"), else its mode; a results file's `created` is the file's
+// modification time. Throws perfci::Error naming the file.
 RunRecord record_from_file(const std::filesystem::path& file);
 
 // Sets each side's first parent from the git repository at `repo`, where it

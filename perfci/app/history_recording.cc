@@ -1,0 +1,97 @@
+#include "perfci/app/history_recording.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "perfci/history/results_db.h"
+#include "perfci/runner/revision.h"
+#include "perfci/util/subprocess.h"
+
+namespace perfci::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::size_t point_count(const history::RunRecord& run) {
+  std::size_t n = 0;
+  for (const auto& s : run.sides) n += s.points.size();
+  return n;
+}
+
+}  // namespace
+
+std::optional<fs::path> recording_database(const CommonFlags& f,
+                                           const std::optional<Config>& config) {
+  if (f.no_history) return std::nullopt;
+  if (!f.history.empty()) return fs::absolute(f.history);
+  if (config && config->history) return fs::absolute(history_database(*config));
+  return std::nullopt;
+}
+
+std::string current_branch(const fs::path& repo) {
+  for (const char* name : {"GITHUB_HEAD_REF", "GITHUB_REF_NAME"})
+    if (std::string v = env(name); !v.empty()) return v;
+  SubprocessOptions o;
+  o.argv = {"git", "-C",  repo.empty() ? "." : repo.string(), "symbolic-ref", "--short",
+            "-q",  "HEAD"};
+  o.timeout = std::chrono::minutes(1);
+  SubprocessResult r = run_subprocess(o);
+  if (!r.ok()) return "";
+  std::string branch = r.out;
+  while (!branch.empty() && (branch.back() == '\n' || branch.back() == '\r')) branch.pop_back();
+  return branch;
+}
+
+void record_run(history::RunRecord run, const fs::path& db, const fs::path& repo) {
+  const fs::path where = repo.empty() ? fs::current_path() : repo;
+  history::fill_parents(run, where);
+  if (run.branch.empty()) run.branch = current_branch(where);
+  history::ResultsDb store = history::ResultsDb::open(db);
+  const std::size_t points = point_count(run);
+  if (auto id = store.add_run(run))
+    fmt::print(stderr, "history: recorded run {} in {} ({} points)\n", *id, db.string(), points);
+  else
+    fmt::print(stderr, "history: this run ({}) is in {} already; nothing recorded\n", run.key,
+               db.string());
+}
+
+void record_report(const CommonFlags& f, const std::optional<Config>& config, const Report& rep,
+                   const std::string& command, const fs::path& repo) {
+  auto db = recording_database(f, config);
+  if (!db) return;
+  if (rep.incomplete) {
+    fmt::print(stderr, "history: not recorded in {}: {}\n", db->string(), rep.incomplete->reason());
+    return;
+  }
+  record_run(history::record_from_report(rep, command), *db, repo);
+}
+
+void record_results(const CommonFlags& f, const std::optional<Config>& config,
+                    const RunResults& results) {
+  auto db = recording_database(f, config);
+  if (!db) return;
+  if (results.incomplete) {
+    fmt::print(stderr, "history: not recorded in {}: {}\n", db->string(),
+               results.incomplete->reason());
+    return;
+  }
+  std::string commit;
+  bool dirty = false;
+  fs::path repo;
+  try {
+    repo = git_toplevel(fs::absolute(results.binary).parent_path());
+    commit = resolve_commit(repo, "HEAD");
+    dirty = worktree_is_dirty(repo);
+  } catch (const std::exception&) {
+    commit.clear();  // not in git (or a repository without commits): no commit to name
+  }
+  record_run(history::record_from_results(results, commit, dirty, ""), *db, repo);
+}
+
+}  // namespace perfci::app
