@@ -10,6 +10,7 @@
 
 #include "perfci/analysis/explanation.h"
 #include "perfci/app/contract_run.h"
+#include "perfci/app/history_recording.h"
 #include "perfci/check/check_config.h"
 #include "perfci/env/fingerprint.h"
 #include "perfci/meters/benchmark_process.h"
@@ -546,6 +547,11 @@ class Bisector {
     fmt::print(stderr, "perfci {}: {} {}; {} builds ({} fresh); report in {} and {}\n", kCommand,
                report_.outcome, report_.first_bad ? short_hash(report_.first_bad->commit) : "",
                report_.builds, report_.fresh_builds, json_path.string(), md_path.string());
+    // Every measured commit goes into the results database, after the report exists.
+    std::map<std::string, std::string> binaries;
+    for (const auto& [position, binary] : binaries_)
+      binaries[report_.commits.at(position).commit] = binary;
+    record_bisect(f_, config_, report_, binaries, top_);
     return report_.exit_code();
   }
 

@@ -19,7 +19,7 @@ namespace perfci::app {
 // and --benchmark say what is measured).
 inline constexpr CommonFlagSet kBisectFlags = kConfigFlag | kSuiteFlag | kMinTimeFlag |
                                               kCallgrindIterationsFlag | kPinFlag | kTimeoutFlag |
-                                              kQuietFlag;
+                                              kQuietFlag | kHistoryFlag;
 
 struct BisectFlags : CommonFlags {
   std::string good;

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "perfci/baseline/profile.h"
 #include "perfci/history/results_db.h"
 #include "perfci/runner/revision.h"
 #include "perfci/util/subprocess.h"
@@ -69,7 +70,38 @@ void record_report(const CommonFlags& f, const std::optional<Config>& config, co
     fmt::print(stderr, "history: not recorded in {}: {}\n", db->string(), rep.incomplete->reason());
     return;
   }
-  record_run(history::record_from_report(rep, command), *db, repo);
+  history::RunRecord run = history::record_from_report(rep, command);
+  // A/B reports carry no profile id; the binaries measured say which it is.
+  for (auto& side : run.sides) {
+    if (!side.profile.empty()) continue;
+    if (side.label == "A") side.profile = profile_of_binary(rep.a.binary);
+    if (side.label == "B") side.profile = profile_of_binary(rep.b.binary);
+  }
+  record_run(std::move(run), *db, repo);
+}
+
+std::string profile_of_binary(const std::string& binary) {
+  if (binary.empty()) return "";
+  try {
+    return baseline::collect_profile(binary, {}).id;
+  } catch (const std::exception&) {
+    return "";  // gone or unreadable: the series of an unknown profile
+  }
+}
+
+void record_bisect(const CommonFlags& f, const std::optional<Config>& config,
+                   const BisectReport& report, const std::map<std::string, std::string>& binaries,
+                   const fs::path& repo) {
+  auto db = recording_database(f, config);
+  if (!db) return;
+  if (report.incomplete) {
+    fmt::print(stderr, "history: not recorded in {}: {}\n", db->string(),
+               report.incomplete->reason());
+    return;
+  }
+  std::map<std::string, std::string> profiles;
+  for (const auto& [commit, binary] : binaries) profiles[commit] = profile_of_binary(binary);
+  record_run(history::record_from_bisect(report, profiles), *db, repo);
 }
 
 void record_results(const CommonFlags& f, const std::optional<Config>& config,
@@ -91,7 +123,9 @@ void record_results(const CommonFlags& f, const std::optional<Config>& config,
   } catch (const std::exception&) {
     commit.clear();  // not in git (or a repository without commits): no commit to name
   }
-  record_run(history::record_from_results(results, commit, dirty, ""), *db, repo);
+  record_run(
+      history::record_from_results(results, commit, dirty, profile_of_binary(results.binary)), *db,
+      repo);
 }
 
 }  // namespace perfci::app

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "perfci/app/common_flags.h"
 #include "perfci/config/config.h"
 #include "perfci/history/run_record.h"
+#include "perfci/model/bisect_report.h"
 #include "perfci/model/report.h"
 #include "perfci/model/results.h"
 
@@ -46,5 +48,16 @@ void record_report(const CommonFlags& flags, const std::optional<Config>& config
 // the binary (HEAD, dirty when its tree is; none outside git).
 void record_results(const CommonFlags& flags, const std::optional<Config>& config,
                     const RunResults& results);
+
+// A bisect's measured commits (one run); `binaries` maps a commit to the
+// binary measured there, whose profile each side gets.
+void record_bisect(const CommonFlags& flags, const std::optional<Config>& config,
+                   const BisectReport& report, const std::map<std::string, std::string>& binaries,
+                   const std::filesystem::path& repo);
+
+// The profile id (baseline/profile.h) of a measured binary, so that runs of
+// ab, compare, run and bisect join the series of checks of the same
+// toolchain; "" when the binary cannot be read any more.
+std::string profile_of_binary(const std::string& binary);
 
 }  // namespace perfci::app

@@ -5,11 +5,12 @@
 
 #include "perfci/history/results_db.h"
 #include "perfci/model/report.h"
+#include "perfci/runner/git_history.h"
 #include "perfci/runner/revision.h"
 #include "perfci/stats/outcome.h"
 #include "perfci/util/error.h"
 
-namespace perfci {
+namespace perfci::app {
 namespace {
 
 // Splits "kind/metric" or a bare metric name.
@@ -71,4 +72,4 @@ std::vector<history::Series> load_history_series(const HistoryViewOptions& o) {
   return history::build_series(points, accepted, oldest_first, o.policies, o.change);
 }
 
-}  // namespace perfci
+}  // namespace perfci::app

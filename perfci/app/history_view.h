@@ -11,7 +11,7 @@
 #include "perfci/history/series.h"
 #include "perfci/runner/metric_policy.h"
 
-namespace perfci {
+namespace perfci::app {
 
 struct HistoryViewOptions {
   std::filesystem::path database;
@@ -33,4 +33,4 @@ struct HistoryViewOptions {
 // unreadable report or database.
 std::vector<history::Series> load_history_series(const HistoryViewOptions& options);
 
-}  // namespace perfci
+}  // namespace perfci::app

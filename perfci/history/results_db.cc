@@ -334,7 +334,8 @@ std::vector<StoredPoint> ResultsDb::points(const PointQuery& q) const {
   Statement s(db_, where,
               "SELECT r.id, r.command, r.created, r.branch, s.label, s.commit_hash, s.parent, "
               "s.dirty, s.profile, p.benchmark, p.kind, p.metric, p.unit, p.median, p.lo, p.hi, "
-              "p.n, p.deterministic FROM points p JOIN sides s ON p.side_id = s.id JOIN runs r "
+              "p.n, p.deterministic, r.hostname, r.cpu_model FROM points p JOIN sides s ON "
+              "p.side_id = s.id JOIN runs r "
               "ON s.run_id = r.id WHERE (?1 = '' OR s.profile = ?1) AND (?2 = '' OR p.kind = ?2) "
               "AND (?3 = '' OR p.metric = ?3) AND (?4 IS NULL OR s.commit_hash IN (SELECT value "
               "FROM json_each(?4))) ORDER BY r.created, r.id, s.label, p.id");
@@ -365,6 +366,8 @@ std::vector<StoredPoint> ResultsDb::points(const PointQuery& q) const {
     sp.point.hi = s.optional_real(15);
     sp.point.n = static_cast<int>(s.int64(16));
     sp.point.deterministic = s.int64(17) != 0;
+    sp.hostname = s.text(18);
+    sp.cpu_model = s.text(19);
     out.push_back(std::move(sp));
   }
   return out;

@@ -49,6 +49,8 @@ struct StoredPoint {
   std::string parent;
   bool dirty = false;
   std::string profile;
+  std::string hostname;  // of the machine the run ran on
+  std::string cpu_model;
   Point point;
 };
 

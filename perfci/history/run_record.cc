@@ -9,6 +9,7 @@
 #include <ctime>
 #include <set>
 
+#include "perfci/runner/git_history.h"
 #include "perfci/stats/descriptive.h"
 #include "perfci/stats/median_interval.h"
 #include "perfci/stats/outcome.h"
@@ -213,6 +214,52 @@ RunRecord record_from_results(const RunResults& results, const std::string& comm
   return run;
 }
 
+RunRecord record_from_bisect(const BisectReport& report,
+                             const std::map<std::string, std::string>& profiles) {
+  RunRecord run;
+  run.key = content_key(json(report));
+  run.command = "bisect";
+  run.created = report.created;
+  run.tool_version = report.tool_version;
+  run.hostname = text_field(report.machine, "hostname");
+  run.cpu_model = text_field(report.machine, "cpu_model");
+  run.machine = report.machine.is_object() ? report.machine : json::object();
+  run.suite = report.suite;
+  run.outcome = report.outcome;
+  const bool deterministic = report.kind == "callgrind";
+  for (const BisectCommit& c : report.commits) {
+    if (!c.value || !std::isfinite(*c.value)) continue;  // not measured, or skipped
+    SideRecord side;
+    side.label = std::to_string(c.position);
+    side.revision = c.commit;
+    side.commit = c.commit;
+    if (const auto at = profiles.find(c.commit); at != profiles.end()) side.profile = at->second;
+    Point p;
+    p.benchmark = report.benchmark;
+    p.kind = report.kind;
+    p.metric = report.metric;
+    p.unit = metric_unit(report.kind, report.metric);
+    p.deterministic = deterministic;
+    // Wall: this commit's own samples of its A/B against GOOD; callgrind
+    // (or a commit without samples): the one value.
+    const std::vector<double>& samples = c.samples;
+    if (!deterministic && !samples.empty()) {
+      p.median = stats::median(samples);
+      if (const auto i = stats::median_interval(samples)) {
+        p.lo = i->lo;
+        p.hi = i->hi;
+      }
+      p.n = static_cast<int>(samples.size());
+    } else {
+      p.median = *c.value;
+      p.n = 1;
+    }
+    side.points.push_back(std::move(p));
+    run.sides.push_back(std::move(side));
+  }
+  return run;
+}
+
 RunRecord record_from_file(const fs::path& file) {
   const std::string where = file.string();
   json j;
@@ -246,15 +293,12 @@ RunRecord record_from_file(const fs::path& file) {
 void fill_parents(RunRecord& run, const fs::path& repo) {
   for (SideRecord& side : run.sides) {
     if (side.commit.empty() || !side.parent.empty()) continue;
-    SubprocessOptions o;
-    o.argv = {"git",      "-C",      repo.string(),      "rev-parse",
-              "--verify", "--quiet", "--end-of-options", side.commit + "^"};
-    o.timeout = std::chrono::minutes(1);
-    SubprocessResult r = run_subprocess(o);
-    if (!r.ok()) continue;  // a root commit, a commit git does not have, no git
-    std::string parent = r.out;
-    while (!parent.empty() && (parent.back() == '\n' || parent.back() == '\r')) parent.pop_back();
-    side.parent = parent;
+    try {
+      const auto parents = commit_parents(repo, side.commit);
+      if (!parents.empty()) side.parent = parents.front();  // none: a root commit
+    } catch (const Error&) {
+      // A commit this repository does not have, or no git: the parent stays unknown.
+    }
   }
 }
 

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "perfci/model/bisect_report.h"
 #include "perfci/model/report.h"
 #include "perfci/model/results.h"
 
@@ -102,6 +104,12 @@ RunRecord record_from_report(const Report& report, const std::string& command);
 // one side labelled "", one point per metric value (n = 1), created now.
 RunRecord record_from_results(const RunResults& results, const std::string& commit, bool dirty,
                               const std::string& profile);
+// The record of a bisect: one side per measured commit (its label the
+// commit's position in the bisected history, "0" being GOOD), each with the
+// one metric bisect measured; `profiles` maps a commit to its binary's
+// profile id where the caller could read it.
+RunRecord record_from_bisect(const BisectReport& report,
+                             const std::map<std::string, std::string>& profiles);
 // Reads a saved report or results file, whichever its "schema" says, and
 // returns its record with `source` and `key` (content_key of the file's
 // JSON) set; a report's command is its settings.command (compare writes

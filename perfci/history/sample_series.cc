@@ -37,6 +37,8 @@ std::vector<Series> sample_series() {
                 true};
     points.push_back(ir);
     StoredPoint wall = ir;
+    wall.hostname = "ci-1";
+    wall.cpu_model = "Intel Xeon";
     const double noise = (i % 3 == 0 ? 0.99 : i % 3 == 1 ? 1.0 : 1.01);
     const double v = (i >= 17 ? 1050.0 : 1000.0) * noise;
     wall.point = {"engine/read_join", "wall", "real_time_ns", "ns", v, v * 0.98,

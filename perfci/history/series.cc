@@ -49,11 +49,17 @@ std::vector<Series> build_series(const std::vector<StoredPoint>& points,
     // A value that is not a positive finite number cannot be compared as a
     // ratio; the meters never store one, so a stored one is left out.
     if (!std::isfinite(sp.point.median) || sp.point.median <= 0) continue;
-    SeriesKey key{sp.profile, sp.point.benchmark, sp.point.kind, sp.point.metric};
+    const bool baseline_side = sp.command == "check" && sp.side == "A";
+    std::string machine;
+    if (!sp.point.deterministic) {
+      if (baseline_side) continue;
+      machine = sp.cpu_model + " @ " + sp.hostname;
+    }
+    SeriesKey key{sp.profile, machine, sp.point.benchmark, sp.point.kind, sp.point.metric};
     Slot& slot = grouped[key][at->second];
     ++slot.runs;
     // A check's side A is the stored baseline: its commit is where a baseline was taken.
-    if (sp.command == "check" && sp.side == "A") slot.baseline = true;
+    if (baseline_side) slot.baseline = true;
     if (slot.point == nullptr || newer(sp, *slot.point)) slot.point = &sp;
   }
   std::set<std::tuple<std::string, std::string, std::string, std::string>> accepted_at;
@@ -90,6 +96,60 @@ std::vector<Series> build_series(const std::vector<StoredPoint>& points,
     else
       s.changes = place(stats::e_divisive(values, options.e_divisive), s.entries, "e-divisive");
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::json finite_or_null(std::optional<double> v) {
+  if (!v || !std::isfinite(*v)) return nullptr;
+  return *v;
+}
+
+}  // namespace
+
+nlohmann::json series_json(const std::vector<Series>& series, const std::string& database,
+                           const std::string& head) {
+  nlohmann::json out = {{"schema", "perfci.history/1"},
+                        {"database", database},
+                        {"head", head},
+                        {"series", nlohmann::json::array()}};
+  for (const auto& s : series) {
+    nlohmann::json j = {{"profile", s.key.profile},
+                        {"machine", s.key.machine},
+                        {"benchmark", s.key.benchmark},
+                        {"kind", s.key.kind},
+                        {"metric", s.key.metric},
+                        {"unit", s.unit},
+                        {"deterministic", s.deterministic},
+                        {"threshold", s.threshold},
+                        {"entries", nlohmann::json::array()},
+                        {"changes", nlohmann::json::array()}};
+    for (const auto& e : s.entries)
+      j["entries"].push_back({{"commit", e.commit},
+                              {"subject", e.subject},
+                              {"value", e.value},
+                              {"lo", finite_or_null(e.lo)},
+                              {"hi", finite_or_null(e.hi)},
+                              {"n", e.n},
+                              {"runs", e.runs},
+                              {"created", e.created},
+                              {"baseline", e.baseline},
+                              {"accepted", e.accepted}});
+    for (const auto& c : s.changes)
+      j["changes"].push_back({{"from_commit", c.from_commit},
+                              {"to_commit", c.to_commit},
+                              {"subject", c.to_subject},
+                              {"commits", c.commits},
+                              {"method", c.method},
+                              {"before", c.point.before},
+                              {"after", c.point.after},
+                              {"magnitude", c.point.magnitude},
+                              {"lo", finite_or_null(c.point.lo)},
+                              {"hi", finite_or_null(c.point.hi)},
+                              {"p_value", finite_or_null(c.point.p_value)}});
+    out["series"].push_back(std::move(j));
   }
   return out;
 }

@@ -64,8 +64,9 @@ std::vector<ChangeRef> newest_first(const std::vector<history::Series>& series) 
 }  // namespace
 
 std::string series_title(const history::Series& s) {
-  return fmt::format("{} {} {} ({})", s.key.benchmark, s.key.kind, s.key.metric,
-                     s.key.profile.empty() ? "profile unknown" : s.key.profile);
+  return fmt::format("{} {} {} ({}{})", s.key.benchmark, s.key.kind, s.key.metric,
+                     s.key.profile.empty() ? "profile unknown" : s.key.profile,
+                     s.key.machine.empty() ? "" : ", " + s.key.machine);
 }
 
 std::string render_history_text(const std::vector<history::Series>& series) {

@@ -11,15 +11,13 @@ namespace perfci {
 namespace {
 
 std::string git_out(const std::filesystem::path& repo, std::vector<std::string> args) {
-  SubprocessOptions o;
-  o.argv = {"git", "-C", repo.string()};
-  for (auto& a : args) o.argv.push_back(std::move(a));
-  o.set_env = {{"GIT_TERMINAL_PROMPT", "0"}, {"GIT_PAGER", "cat"}, {"LC_ALL", "C"}};
-  o.timeout = std::chrono::minutes(2);
-  auto r = run_subprocess(o);
+  std::vector<std::string> argv = {"git", "-C", repo.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto r = run_git(repo, std::move(args));
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   if (!r.ok())
-    throw Error(format_command(o.argv) + " failed: " + r.describe() + ": " + trim(r.err_tail));
+    throw Error(format_command(argv) + " failed: " + r.describe() + ": " + trim(r.err_tail));
+  if (r.out_truncated) throw Error(format_command(argv) + ": its output is too long to read");
   return r.out;
 }
 
@@ -52,6 +50,20 @@ std::vector<std::string> commit_parents(const std::filesystem::path& repo,
   auto w = words(git_out(repo, {"rev-list", "--parents", "-n", "1", "--end-of-options", commit}));
   if (!w.empty()) w.erase(w.begin());  // the commit itself
   return w;
+}
+
+std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
+                                            const std::string& head, std::size_t limit) {
+  const std::string commit = resolve_commit(repo, head);
+  std::vector<std::string> args = {"log", "--first-parent", "--format=%H%x09%s"};
+  if (limit > 0) args.push_back("--max-count=" + std::to_string(limit));
+  args.push_back(commit);
+  std::vector<CommitSubject> out;
+  for (const auto& line : split_list(git_out(repo, std::move(args)), '\n')) {
+    const auto tab = line.find('\t');
+    out.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
+  }
+  return out;
 }
 
 }  // namespace perfci

@@ -1,5 +1,6 @@
-// The history `perfci bisect` walks: the commits between two revisions
-// along first-parent history, and what a report says of one commit. git
+// The history `perfci bisect` walks and `perfci history` reads: the commits
+// between two revisions along first-parent history, a revision's
+// first-parent log, and a commit's subject and parents. git
 // gets argv elements after --end-of-options, never a shell line.
 #pragma once
 
@@ -24,5 +25,17 @@ std::string commit_subject(const std::filesystem::path& repo, const std::string&
 // The commit's parents, first parent first (none for a root commit).
 std::vector<std::string> commit_parents(const std::filesystem::path& repo,
                                         const std::string& commit);
+
+// One commit of first-parent history.
+struct CommitSubject {
+  std::string commit;   // full hash
+  std::string subject;  // the first line of its message
+};
+
+// `head`'s first-parent history, newest first, at most `limit` commits (0:
+// all): the line a branch's trend is read along, merges counted once.
+// Throws perfci::Error for an unknown revision.
+std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
+                                            const std::string& head, std::size_t limit);
 
 }  // namespace perfci

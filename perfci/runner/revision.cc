@@ -7,9 +7,8 @@
 #include "perfci/util/subprocess.h"
 
 namespace perfci {
-namespace {
 
-SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string> args) {
+SubprocessResult run_git(const std::filesystem::path& repo, std::vector<std::string> args) {
   SubprocessOptions o;
   o.argv = {"git", "-C", repo.string()};
   for (auto& a : args) o.argv.push_back(std::move(a));
@@ -19,6 +18,10 @@ SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string>
   return run_subprocess(o);
 }
 
+namespace {
+SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string> args) {
+  return run_git(repo, std::move(args));
+}
 }  // namespace
 
 void check_revision_syntax(const std::string& revision) {
@@ -71,23 +74,6 @@ bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
   if (r.exit_code == 1 && r.term_signal == 0 && !r.timed_out) return false;
   throw Error("git merge-base --is-ancestor " + ancestor + " " + descendant + " failed in " +
               repo.string() + ": " + trim(r.err_tail));
-}
-
-std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
-                                            const std::string& head, std::size_t limit) {
-  const std::string commit = resolve_commit(repo, head);
-  std::vector<std::string> args = {"log", "--first-parent", "--format=%H%x09%s"};
-  if (limit > 0) args.push_back("--max-count=" + std::to_string(limit));
-  args.push_back(commit);
-  auto r = git(repo, std::move(args));
-  if (!r.ok()) throw Error("git log failed in " + repo.string() + ": " + trim(r.err_tail));
-  if (r.out_truncated) throw Error("git log of " + head + " is too long to read; give a limit");
-  std::vector<CommitSubject> out;
-  for (const auto& line : split_list(r.out, '\n')) {
-    const auto tab = line.find('\t');
-    out.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
-  }
-  return out;
 }
 
 }  // namespace perfci

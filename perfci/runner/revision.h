@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "perfci/util/subprocess.h"
+
 namespace perfci {
 
 // The uncommitted working tree, built in place.
@@ -36,16 +38,9 @@ bool worktree_is_dirty(const std::filesystem::path& repo);
 bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
                  const std::string& descendant);
 
-// One commit of first-parent history.
-struct CommitSubject {
-  std::string commit;   // full hash
-  std::string subject;  // the first line of its message
-};
-
-// `head`'s first-parent history, newest first, at most `limit` commits (0:
-// all): the line a branch's trend is read along, merges counted once.
-// Throws perfci::Error for an unknown revision.
-std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
-                                            const std::string& head, std::size_t limit);
+// Runs git with `args` in the repository at `repo`: argv, never a shell,
+// never a prompt or a pager, C locale. Never throws for a failing git; the
+// result says what happened.
+SubprocessResult run_git(const std::filesystem::path& repo, std::vector<std::string> args);
 
 }  // namespace perfci
