@@ -65,10 +65,15 @@ struct Project {
   }
 
   SubprocessResult bisect(std::vector<std::string> args) const {
+    args.insert(args.begin(), "bisect");
+    args.push_back("--quiet");
+    return perfci(std::move(args));
+  }
+
+  SubprocessResult perfci(std::vector<std::string> args) const {
     SubprocessOptions o;
-    o.argv = {PERFCI_BINARY, "bisect"};
+    o.argv = {PERFCI_BINARY};
     o.argv.insert(o.argv.end(), args.begin(), args.end());
-    o.argv.push_back("--quiet");
     o.cwd = repo.string();
     o.unset_env = {"GITHUB_ACTIONS"};
     o.timeout = std::chrono::minutes(20);
@@ -116,9 +121,11 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
   // The bisect: GOOD commit 1, BAD commit 16. Commit 7 must really not build
   // for its skip to mean anything: it is the neighbour of a probe.
   const fs::path out = dir / "bisect.json";
+  const fs::path db = dir / "history.sqlite";
   auto r = bisect({hashes.front(), hashes.back(), "--benchmark", "BM_work", "--jobs", "1", "--out",
-                   out.string()});
+                   out.string(), "--history", db.string()});
   ASSERT_EQ(r.exit_code, 0) << explain(r);
+  EXPECT_TRUE(has(r.err_tail, "history: recorded run 1 in " + db.string())) << r.err_tail;
   json rep = load(out);
   EXPECT_EQ(rep["schema"], "perfci.bisect/1");
   EXPECT_EQ(rep["outcome"], "found");
@@ -166,6 +173,30 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
   std::string md = read_file(dir / "bisect.md");
   EXPECT_TRUE(has(md, "First bad commit: `" + hashes[kCulprit - 1].substr(0, 12))) << md;
   EXPECT_TRUE(has(md, "work(unsigned long)")) << md;
+
+  // Every measured commit is in the results database, and the history
+  // finds the step exactly where the bisect did: between commits 8 and 9.
+  auto changes = p.perfci({"history", "changes", "--history", db.string(), "--last", "0", "--json",
+                           "-", "--metric", "callgrind/ir"});
+  ASSERT_EQ(changes.exit_code, 0) << explain(changes);
+  const json cj = json::parse(changes.out);
+  ASSERT_EQ(cj["series"].size(), 1u) << cj.dump(1);
+  const json& series = cj["series"][0];
+  EXPECT_EQ(series["benchmark"], "BM_work");
+  EXPECT_TRUE(series["deterministic"].get<bool>());
+  EXPECT_EQ(series["entries"].size(), static_cast<std::size_t>(measured)) << series.dump(1);
+  ASSERT_EQ(series["changes"].size(), 1u) << series.dump(1);
+  EXPECT_EQ(series["changes"][0]["to_commit"], hashes[kCulprit - 1]);
+  EXPECT_EQ(series["changes"][0]["from_commit"], hashes[kCulprit - 2]);
+  EXPECT_EQ(series["changes"][0]["commits"], 1);
+  EXPECT_EQ(series["changes"][0]["method"], "step");
+  EXPECT_NEAR(series["changes"][0]["magnitude"].get<double>(), 0.2, 0.1);
+  const fs::path page = dir / "history.html";
+  auto show = p.perfci({"history", "show", "--history", db.string(), "--last", "0", "--html",
+                        page.string(), "--benchmark", "^BM_work$"});
+  ASSERT_EQ(show.exit_code, 0) << explain(show);
+  EXPECT_TRUE(has(show.out, "change at " + hashes[kCulprit - 1].substr(0, 10))) << show.out;
+  EXPECT_TRUE(has(read_file(page), "commit 9: work() does 20% more rounds"));
 
   // Commits 5..8, all built above: 7, the middle, is skipped and 8 (BAD)
   // measured, not trusted, before "none" is said.
