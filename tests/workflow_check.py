@@ -34,6 +34,7 @@ the properties issue 13 (item 5) asked of them.
 usage: workflow_check.py ROOT PERFCI_BINARY
 """
 import functools
+import json
 import os
 import pathlib
 import re
@@ -750,6 +751,51 @@ for wname, doc, jname, job, i, step, args in verdicts:
         out3 = res[3].output
         check(re.search(r"not gated", out3, re.I) is not None and re.search(r"^::error", out3, re.M) is not None,
               f"{label}: exit 3 says \"not gated\" in an ::error (it is not a pass)", out3.strip()[-300:])
+
+section("The results database is kept between pushes to main (perfci history)")
+cfg = json.loads((ROOT / "perfci.json").read_text())
+db_path = str((cfg.get("history") or {}).get("database", ""))
+check(db_path != "", f"perfci.json names a results database ({db_path!r})", "no history.database")
+db_dir = db_path.split("/")[0] if db_path else ""
+perf = docs.get("perf.yml", {})
+check_job = (perf.get("jobs") or {}).get("check", {})
+steps = steps_of(check_job)
+gate = [i for i, st in steps if re.search(r"cli/perfci check\b", str(st.get("run", "")))]
+restore = [(i, st) for i, st in steps if str(st.get("uses", "")).startswith("actions/cache/restore@")]
+save = [(i, st) for i, st in steps if str(st.get("uses", "")).startswith("actions/cache/save@")]
+check(len(restore) == 1 and gate and restore[0][0] < gate[0]
+      and restore[0][1].get("with", {}).get("path") == db_dir,
+      f"perf.yml jobs.check restores {db_dir}/ before perfci check",
+      f"restore steps {[i for i, _ in restore]}, check step {gate}")
+if restore:
+    w = restore[0][1].get("with", {})
+    check("github.run_id" in str(w.get("key", "")) and str(w.get("restore-keys", "")).strip() != ""
+          and str(w.get("key", "")).startswith(str(w.get("restore-keys", "")).strip()),
+          "perf.yml: the restore takes the newest saved database by prefix",
+          f"key {w.get('key')!r}, restore-keys {w.get('restore-keys')!r}")
+check(len(save) == 1 and save[0][1].get("with", {}).get("path") == db_dir
+      and "github.run_id" in str(save[0][1].get("with", {}).get("key", "")),
+      f"perf.yml jobs.check saves {db_dir}/ under a key of its own run (caches are immutable)",
+      f"save steps {[st for _, st in save]}")
+if save:
+    cond = save[0][1].get("if", True)
+    other = context("push")
+    other["github"]["ref"] = "refs/heads/feature"
+    cases = [("a push to main", context("push"), True), ("a pull request", context("pull_request"), False),
+             ("a push to another branch", other, False)]
+    for label, ctx, want in cases:
+        try:
+            got = truthy(evaluate(cond, ctx))
+        except ValueError as e:
+            got = None
+        check(got is want, f"perf.yml: the database is {'saved' if want else 'not saved'} by {label}",
+              f"`if: {cond}` is {got} there")
+trend = [(i, st) for i, st in steps if "history show" in str(st.get("run", ""))]
+check(any("--changed" in str(st["run"]) and "--markdown -" in str(st["run"])
+          and "GITHUB_STEP_SUMMARY" in str(st["run"]) for _, st in trend)
+      and all(gate and i > gate[0] for i, _ in trend) and (not save or all(i < save[0][0] for i, _ in trend)),
+      "perf.yml: after the check, the step summary shows the changed benchmarks' trends",
+      f"history show steps {[i for i, _ in trend]}")
 
 print()
 for f in failed:

@@ -104,7 +104,13 @@ int run_show(const ViewArgs& a) {
   // With --markdown - or --json - that is the output (a step summary, a
   // pipe); else the table.
   if (a.markdown != "-" && a.json != "-") fmt::print("{}", report::render_history_text(series));
-  if (!a.markdown.empty()) write_output(a.markdown, report::render_history_markdown(series));
+  if (!a.markdown.empty()) {
+    std::string md = report::render_history_markdown(series);
+    if (series.empty() && o.changed_report)
+      md = "### Trends (perfci history)\n\nNothing in " + o.changed_report->string() +
+           " changed (regressed, improved or accepted): no trend to show.\n";
+    write_output(a.markdown, md);
+  }
   if (!a.html.empty())
     write_output(a.html, report::render_history_html(series, o.database.string()));
   if (!a.json.empty())
