@@ -22,10 +22,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
 constexpr int kCommits = 16;
 constexpr int kCulprit = 9;
 constexpr int kBroken = 7;

@@ -23,10 +23,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
 
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
 json config_json(int callgrind_iterations = 2) {
   return json::parse(R"({"schema": "perfci.config/1",
     "build": {"preset": "release", "targets": ["bench"]},

@@ -32,6 +32,11 @@ inline SubprocessResult perfci_cli(std::vector<std::string> args,
 }
 
 // How a run ended and everything it printed, for a failed assertion.
+// Whether `text` (a report, a log) holds `what`.
+inline bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
 inline std::string explain(const SubprocessResult& r) {
   return r.describe() + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err_tail;
 }

@@ -20,6 +20,7 @@
 #include "perfci/history/results_db.h"
 #include "perfci/util/files.h"
 #include "perfci/util/subprocess.h"
+#include "tests/git_project_testing.h"
 #include "tests/perfci_cli_testing.h"
 
 extern char** environ;
@@ -30,27 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace perfci::testing;  // NOLINT(google-build-using-namespace)
-
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
-
-void git(const fs::path& repo, std::vector<std::string> args) {
-  SubprocessOptions o;
-  o.argv = {
-      "git", "-C", repo.string(), "-c", "user.name=perfci", "-c", "user.email=perfci@example.com"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  auto r = run_subprocess(o);
-  ASSERT_TRUE(r.ok()) << format_command(o.argv) << ": " << r.describe() << r.err_tail;
-}
-
-std::string head(const fs::path& repo) {
-  SubprocessOptions o;
-  o.argv = {"git", "-C", repo.string(), "rev-parse", "HEAD"};
-  std::string h = run_subprocess(o).out;
-  while (!h.empty() && h.back() == '\n') h.pop_back();
-  return h;
-}
 
 // A project as perfci_check_test.cc makes one: a git repository whose
 // build/release holds fixture A, callgrind only, and a baseline.
