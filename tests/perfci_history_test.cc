@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -131,6 +132,34 @@ TEST_F(PerfciHistory, CheckRecordsAndImportingItsReportStoresNothingNew) {
   auto off = perfci({"check", "--no-history"});
   ASSERT_EQ(off.exit_code, 0) << explain(off);
   EXPECT_EQ(history::ResultsDb::open(root_ / "history" / "ci.db").run_count(), 1);
+}
+
+TEST_F(PerfciHistory, TwoChecksAtOnceLoseNothing) {
+  auto made = perfci({"baseline", "update"});
+  ASSERT_EQ(made.exit_code, 0) << explain(made);
+  // Two real perfci check processes, started together on a database that
+  // does not exist yet, each recording its run (a std::async each: the
+  // processes, not the threads, share the file).
+  const fs::path db = root_ / "shared.db";
+  auto first = std::async(std::launch::async, [&] {
+    return perfci({"check", "--history", "shared.db"});
+  });
+  auto second = std::async(std::launch::async, [&] {
+    return perfci({"check", "--history", "shared.db"});
+  });
+  const SubprocessResult a = first.get(), b = second.get();
+  ASSERT_EQ(a.exit_code, 0) << explain(a);
+  ASSERT_EQ(b.exit_code, 0) << explain(b);
+  EXPECT_TRUE(has(a.err_tail, "history: recorded run ")) << a.err_tail;
+  EXPECT_TRUE(has(b.err_tail, "history: recorded run ")) << b.err_tail;
+  const auto runs = history::ResultsDb::open(db).runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_NE(runs[0].record.key, runs[1].record.key);
+  for (const auto& run : runs) {
+    ASSERT_EQ(run.record.sides.size(), 2u);
+    EXPECT_EQ(run.record.sides[0].points.size(), 3u);
+    EXPECT_EQ(run.record.sides[1].points.size(), 3u);
+  }
 }
 
 TEST_F(PerfciHistory, ADatabaseThatIsNotOneFailsAfterTheReportsAreWritten) {
