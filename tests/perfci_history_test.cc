@@ -134,6 +134,56 @@ TEST_F(PerfciHistory, CheckRecordsAndImportingItsReportStoresNothingNew) {
   EXPECT_EQ(history::ResultsDb::open(root_ / "history" / "ci.db").run_count(), 1);
 }
 
+TEST_F(PerfciHistory, ShowAndChangesReadTheChecksAlongHistoryAndRefuseBadInput) {
+  auto made = perfci({"baseline", "update"});
+  ASSERT_EQ(made.exit_code, 0) << explain(made);
+  const std::string baseline_commit = head(root_);
+  // The baseline committed, as a project keeps it: the check runs on a clean tree.
+  git(root_, {"add", "baselines"});
+  git(root_, {"commit", "-q", "-m", "baseline"});
+  auto checked = perfci({"check", "--history", "h.db"});
+  ASSERT_EQ(checked.exit_code, 0) << explain(checked);
+  auto show = perfci({"history", "show", "--history", "h.db", "--json", "-"}, false);
+  ASSERT_EQ(show.exit_code, 0) << explain(show);
+  const json j = json::parse(show.out);
+  EXPECT_EQ(j["schema"], "perfci.history/1");
+  // Three benchmarks' Ir, each at the baseline's commit (the check's side A)
+  // and at HEAD (side B), counted alike: no change point.
+  ASSERT_EQ(j["series"].size(), 3u) << j.dump(1);
+  for (const auto& series : j["series"]) {
+    EXPECT_EQ(series["kind"], "callgrind");
+    EXPECT_EQ(series["machine"], "");
+    ASSERT_EQ(series["entries"].size(), 2u) << series.dump(1);
+    EXPECT_EQ(series["entries"][0]["commit"], baseline_commit);
+    EXPECT_TRUE(series["entries"][0]["baseline"].get<bool>());
+    EXPECT_EQ(series["entries"][1]["commit"], head(root_));
+    EXPECT_FALSE(series["entries"][1]["baseline"].get<bool>());
+    EXPECT_EQ(series["entries"][0]["value"], series["entries"][1]["value"]);
+    EXPECT_TRUE(series["changes"].empty());
+  }
+  auto changes = perfci({"history", "changes", "--history", "h.db"}, false);
+  ASSERT_EQ(changes.exit_code, 0) << explain(changes);
+  EXPECT_TRUE(has(changes.out, "history: no change point in 3 series")) << changes.out;
+
+  // Bad input: each a clear error and exit 2.
+  write_file_atomic(root_ / "not.db", "not a database");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--head", "no-such-revision"}, "unknown revision 'no-such-revision'"},
+      {{"--metric", "a/b/c"}, "--metric 'a/b/c'"},
+      {{"--benchmark", "("}, "not a regular expression"},
+      {{"--changed", "missing.json"}, "missing.json"}};
+  for (const auto& [args, message] : bad) {
+    std::vector<std::string> argv = {"history", "show", "--history", "h.db"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto r = perfci(argv, false);
+    EXPECT_EQ(r.exit_code, 2) << explain(r);
+    EXPECT_TRUE(has(r.err_tail, message)) << r.err_tail;
+  }
+  auto corrupt = perfci({"history", "changes", "--history", "not.db"}, false);
+  EXPECT_EQ(corrupt.exit_code, 2) << explain(corrupt);
+  EXPECT_EQ(read_file(root_ / "not.db"), "not a database");
+}
+
 TEST_F(PerfciHistory, TwoChecksAtOnceLoseNothing) {
   auto made = perfci({"baseline", "update"});
   ASSERT_EQ(made.exit_code, 0) << explain(made);

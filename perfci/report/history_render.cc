@@ -75,10 +75,17 @@ std::string render_history_text(const std::vector<history::Series>& series) {
   for (const auto& s : series) {
     out += fmt::format("{}: {} commit(s), threshold {}{}\n", series_title(s), s.entries.size(),
                        format_threshold(s.threshold), s.deterministic ? ", deterministic" : "");
-    for (const auto& e : s.entries)
-      out += fmt::format("  {}  {:>12}  {:<28} n={:<3} {:<18} {}\n", short_commit(e.commit),
-                         format_value(s.key.metric, e.value), interval_text(e, s.key.metric), e.n,
-                         marks(e), e.subject.substr(0, 60));
+    for (std::size_t i = 0; i < s.entries.size(); ++i) {
+      const auto& e = s.entries[i];
+      // Deterministic counts in full: a 0.1% step must be readable in them.
+      const std::string value =
+          s.deterministic ? fmt::format("{:.0f}", e.value) : format_value(s.key.metric, e.value);
+      const std::string step =
+          i == 0 ? "" : format_change_precise(e.value / s.entries[i - 1].value - 1);
+      out += fmt::format("  {}  {:>14} {:>8}  {:<28} n={:<3} {:<18} {}\n", short_commit(e.commit),
+                         value, step, interval_text(e, s.key.metric), e.n, marks(e),
+                         e.subject.substr(0, 60));
+    }
     for (const auto& c : s.changes)
       out += fmt::format("  change at {}: {} ({})\n", range_text(c), magnitude_text(c.point),
                          evidence_text(c));
