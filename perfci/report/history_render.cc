@@ -15,6 +15,11 @@ namespace {
 
 std::string short_commit(const std::string& c) { return c.substr(0, 10); }
 
+// Deterministic counts in full: a 0.1% step must be readable in them.
+std::string value_text(const history::Series& s, double v) {
+  return s.deterministic ? fmt::format("{:.0f}", v) : format_value(s.key.metric, v);
+}
+
 std::string interval_text(const history::SeriesEntry& e, const std::string& metric) {
   if (!e.lo || !e.hi) return "-";
   return "[" + format_value(metric, *e.lo) + ", " + format_value(metric, *e.hi) + "]";
@@ -100,9 +105,8 @@ std::string render_changes_text(const std::vector<history::Series>& series) {
       fmt::format("{} change point(s) in {} series, newest first:\n", all.size(), series.size());
   for (const auto& [s, c] : all)
     out += fmt::format("  {}  {}: {} -> {} {} ({}) \"{}\"\n", range_text(*c), series_title(*s),
-                       format_value(s->key.metric, c->point.before),
-                       format_value(s->key.metric, c->point.after), magnitude_text(c->point),
-                       evidence_text(*c), c->to_subject.substr(0, 60));
+                       value_text(*s, c->point.before), value_text(*s, c->point.after),
+                       magnitude_text(c->point), evidence_text(*c), c->to_subject.substr(0, 60));
   return out;
 }
 
