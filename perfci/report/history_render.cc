@@ -169,8 +169,8 @@ std::string render_history_html(const std::vector<history::Series>& series,
         h += fmt::format(
             "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
             "class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>\n",
-            html_escape(range_text(c)), html_escape(format_value(s.key.metric, c.point.before)),
-            html_escape(format_value(s.key.metric, c.point.after)),
+            html_escape(range_text(c)), html_escape(value_text(s, c.point.before)),
+            html_escape(value_text(s, c.point.after)),
             c.point.magnitude > 0 ? "regressed" : "improved", html_escape(magnitude_text(c.point)),
             html_escape(evidence_text(c)), html_escape(c.to_subject));
       h += "</table>\n";

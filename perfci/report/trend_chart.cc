@@ -11,7 +11,7 @@
 namespace perfci::report {
 
 std::string render_trend_chart(const TrendChart& c) {
-  constexpr double kLeft = 70, kRight = 20, kTop = 28, kPlotHeight = 180, kBottom = 46;
+  constexpr double kLeft = 90, kRight = 20, kTop = 28, kPlotHeight = 180, kBottom = 72;
   const double step = c.points.size() > 40 ? 14 : 24;
   const double width =
       std::max(480.0, kLeft + kRight + step * static_cast<double>(c.points.size()));
@@ -99,13 +99,22 @@ std::string render_trend_chart(const TrendChart& c) {
           "transform=\"rotate(-45 {0:.1f} {1:.1f})\">{2}</text>\n",
           x(i), kTop + kPlotHeight + 14, html_escape(p.label));
   }
+  // Tick labels as every output spells the metric, unless the range is so
+  // narrow (a 0.1% step in 46M instructions) that they would all read the
+  // same: then in full, with as many decimals as tell them apart.
+  std::vector<std::string> ticks;
+  for (int t = 0; t <= 4; ++t) ticks.push_back(format_value(c.metric, lo + (hi - lo) * t / 4));
+  for (int decimals = 0;
+       decimals <= 6 && std::adjacent_find(ticks.begin(), ticks.end()) != ticks.end(); ++decimals)
+    for (std::size_t t = 0; t <= 4; ++t)
+      ticks[t] = fmt::format("{:.{}f}", lo + (hi - lo) * static_cast<double>(t) / 4, decimals);
   for (int t = 0; t <= 4; ++t) {
     const double v = lo + (hi - lo) * t / 4;
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" class=\"tick\">{}</text>\n"
         "<line x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e2e8f0\"/>\n",
-        kLeft - 6, y(v) + 4, html_escape(format_value(c.metric, v)), kLeft, width - kRight, y(v),
-        y(v));
+        kLeft - 6, y(v) + 4, html_escape(ticks[static_cast<std::size_t>(t)]), kLeft, width - kRight,
+        y(v), y(v));
   }
   return svg + "</svg>\n";
 }
