@@ -121,5 +121,60 @@ TEST(BuildSeriesTest, ANoisySeriesIsCutByEDivisive) {
   EXPECT_LE(*s.changes[0].point.p_value, 0.05);
 }
 
+// This machine's noise as `perfci aa` measures it: 150 interleaved pairs
+// of engine_bench's engine/point_lookup (release, --min-time 0.2, idle 2-core
+// VM, 2026-12-02), each value the median of 5 consecutive pairs' B/A ratios,
+// in the order they ran: what a commit's wall point is when each run is a
+// 5-pair A/B against one reference (pair ratio CV 3.04%, these 1.17%).
+constexpr double kAaNoise[30] = {
+    0.99719, 1.01060, 0.99683, 1.00624, 0.99526, 0.99521, 1.01397, 0.99169, 1.00794, 1.01443,
+    0.98836, 1.00380, 0.99457, 0.99321, 1.01183, 1.00734, 0.99784, 0.99301, 1.02469, 1.03451,
+    1.00757, 1.01081, 1.02572, 1.00446, 1.00188, 1.00809, 0.98249, 1.01542, 1.02129, 1.00037};
+
+std::vector<StoredPoint> wall_series(const std::vector<CommitSubject>& h, double step, int at) {
+  std::vector<StoredPoint> points;
+  for (int i = 0; i < 30; ++i) {
+    StoredPoint sp = ir_point(h[static_cast<std::size_t>(i)].commit,
+                              800.0 * kAaNoise[i] * (i >= at ? 1 + step : 1.0));
+    sp.point.kind = "wall";
+    sp.point.metric = "real_time_ns";
+    sp.point.deterministic = false;
+    sp.point.n = 10;
+    sp.hostname = "vm";
+    points.push_back(sp);
+  }
+  return points;
+}
+
+// perfci.json's defaults (history.change_points): alpha 0.05, 199 permutations, 1%.
+ChangeOptions config_defaults() {
+  ChangeOptions o;
+  o.e_divisive.alpha = 0.05;
+  o.e_divisive.permutations = 199;
+  o.e_divisive.min_magnitude = 0.01;
+  return o;
+}
+
+TEST(BuildSeriesTest, AThreePercentStepInThisMachinesAaNoiseIsFoundAtItsCommit) {
+  const auto h = linear_history(30);
+  const auto s =
+      build_series(wall_series(h, 0.03, 17), {}, h, MetricPolicies{}, config_defaults()).at(0);
+  EXPECT_EQ(s.key.machine, " @ vm");
+  ASSERT_EQ(s.changes.size(), 1u);
+  EXPECT_EQ(s.changes[0].to_commit, h[17].commit);
+  EXPECT_EQ(s.changes[0].commits, 1u);
+  ASSERT_TRUE(s.changes[0].point.p_value.has_value());
+  EXPECT_LE(*s.changes[0].point.p_value, 0.05);
+  EXPECT_LE(s.changes[0].point.lo, 0.03);
+  EXPECT_GE(s.changes[0].point.hi, 0.03);
+}
+
+TEST(BuildSeriesTest, ThirtyCommitsOfThisMachinesAaNoiseHaveNoChangePoint) {
+  const auto h = linear_history(30);
+  const auto s =
+      build_series(wall_series(h, 0, 0), {}, h, MetricPolicies{}, config_defaults()).at(0);
+  EXPECT_TRUE(s.changes.empty()) << s.changes.size() << " at " << s.changes.front().to_subject;
+}
+
 }  // namespace
 }  // namespace perfci::history
