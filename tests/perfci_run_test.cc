@@ -174,7 +174,8 @@ TEST(PerfciCli, VersionFlagPrintsWhatTheVersionCommandPrints) {
 
 TEST(PerfciCli, AnUnknownSubcommandIsNamedWithTheList) {
   const std::string list =
-      "version, run, env, contracts, ab, aa, compare, report, check, baseline, merge";
+      "version, run, env, contracts, ab, aa, compare, report, check, baseline, merge, bisect, "
+      "history";
   auto r = perfci_cli({"bogus", "--flag"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err_tail.rfind(
