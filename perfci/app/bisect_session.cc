@@ -94,6 +94,12 @@ class Bisector {
       report_.outcome = "interrupted";
       report_.summary =
           "Stopped by " + inc.signal_name() + " before the bisect ended: " + inc.reason() + ".";
+    } catch (const Error& e) {
+      // A failure after GOOD was measured (git, a contract check, an A/B)
+      // still leaves the report of every commit measured so far (exit 2).
+      report_.outcome = "error";
+      report_.summary = std::string("The bisect stopped on an error: ") + e.what();
+      fmt::print(stderr, "perfci {}: error: {}\n", kCommand, e.what());
     }
     return write();
   }

@@ -7,6 +7,7 @@
 #include "perfci/baseline/profile.h"
 #include "perfci/history/results_db.h"
 #include "perfci/runner/revision.h"
+#include "perfci/util/strings.h"
 #include "perfci/util/subprocess.h"
 
 namespace perfci::app {
@@ -38,15 +39,9 @@ std::optional<fs::path> recording_database(const CommonFlags& f,
 std::string current_branch(const fs::path& repo) {
   for (const char* name : {"GITHUB_HEAD_REF", "GITHUB_REF_NAME"})
     if (std::string v = env(name); !v.empty()) return v;
-  SubprocessOptions o;
-  o.argv = {"git", "-C",  repo.empty() ? "." : repo.string(), "symbolic-ref", "--short",
-            "-q",  "HEAD"};
-  o.timeout = std::chrono::minutes(1);
-  SubprocessResult r = run_subprocess(o);
-  if (!r.ok()) return "";
-  std::string branch = r.out;
-  while (!branch.empty() && (branch.back() == '\n' || branch.back() == '\r')) branch.pop_back();
-  return branch;
+  const SubprocessResult r =
+      run_git(repo.empty() ? fs::path(".") : repo, {"symbolic-ref", "--short", "-q", "HEAD"});
+  return r.ok() ? trim(r.out) : "";
 }
 
 void record_run(history::RunRecord run, const fs::path& db, const fs::path& repo) {
@@ -82,8 +77,21 @@ void record_report(const CommonFlags& f, const std::optional<Config>& config, co
 
 std::string profile_of_binary(const std::string& binary) {
   if (binary.empty()) return "";
+  // The build type comes from the build folder's CMakeCache.txt, as check
+  // reads it (a RelWithDebInfo build is "relwithdebinfo", not "release"):
+  // the nearest folder above the binary that has one.
+  baseline::ProfileOptions options;
+  std::error_code ec;
+  for (fs::path dir = fs::absolute(binary, ec).parent_path(); !dir.empty();
+       dir = dir.parent_path()) {
+    if (fs::exists(dir / "CMakeCache.txt", ec)) {
+      options.build_dir = dir;
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
   try {
-    return baseline::collect_profile(binary, {}).id;
+    return baseline::collect_profile(binary, options).id;
   } catch (const std::exception&) {
     return "";  // gone or unreadable: the series of an unknown profile
   }

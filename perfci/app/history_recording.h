@@ -55,9 +55,10 @@ void record_bisect(const CommonFlags& flags, const std::optional<Config>& config
                    const BisectReport& report, const std::map<std::string, std::string>& binaries,
                    const std::filesystem::path& repo);
 
-// The profile id (baseline/profile.h) of a measured binary, so that runs of
-// ab, compare, run and bisect join the series of checks of the same
-// toolchain; "" when the binary cannot be read any more.
+// The profile id (baseline/profile.h) of a measured binary, with the build
+// type of the nearest CMakeCache.txt above it, so that runs of ab, compare,
+// run and bisect join the series of checks of the same toolchain; "" when
+// the binary cannot be read any more.
 std::string profile_of_binary(const std::string& binary);
 
 }  // namespace perfci::app

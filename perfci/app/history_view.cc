@@ -47,6 +47,10 @@ std::vector<history::Series> load_history_series(const HistoryViewOptions& o) {
   auto log = first_parent_log(git_toplevel(o.repo), o.head, o.last);
   std::vector<CommitSubject> oldest_first(log.rbegin(), log.rend());
 
+  // Reading never creates one: a mistyped --history is an error, not an empty history.
+  if (!std::filesystem::exists(o.database))
+    throw Error("history: no results database at " + o.database.string() +
+                " (perfci check --history, or perfci.json's history.database, records one)");
   const auto db = history::ResultsDb::open(o.database);
   history::PointQuery q;
   q.profile = o.profile;
@@ -56,12 +60,7 @@ std::vector<history::Series> load_history_series(const HistoryViewOptions& o) {
   for (const auto& c : oldest_first) q.commits.push_back(c.commit);
   auto points = db.points(q);
 
-  std::vector<history::AcceptedMark> accepted;
-  for (const auto& run : db.runs())
-    for (const auto& c : run.record.comparisons)
-      if (c.gate == "accepted")
-        for (const auto& side : run.record.sides)
-          if (side.label == "B") accepted.push_back({side.commit, c.benchmark, c.kind, c.metric});
+  const std::vector<history::AcceptedMark> accepted = db.accepted_marks();
 
   if (o.changed_report) {
     const auto changed = changed_benchmarks(*o.changed_report);

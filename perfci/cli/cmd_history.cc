@@ -79,15 +79,16 @@ app::HistoryViewOptions view_options(const ViewArgs& a) {
   o.database = database_of(a.flags);
   o.repo = fs::current_path();
   if (!a.changed_report.empty()) o.changed_report = a.changed_report;
+  // perfci.json's change-point settings, or their documented defaults
+  // (ChangePointConfig's) without a history section or a perfci.json.
+  ChangePointConfig cp;
   if (const auto config = load_optional_config(a.flags)) {
     o.policies = MetricPolicies::from_config(config->raw, config->path.string());
-    if (config->history) {
-      const auto& cp = config->history->change_points;
-      o.change.e_divisive.alpha = cp.alpha;
-      o.change.e_divisive.permutations = cp.permutations;
-      o.change.e_divisive.min_magnitude = cp.min_magnitude;
-    }
+    if (config->history) cp = config->history->change_points;
   }
+  o.change.e_divisive.alpha = cp.alpha;
+  o.change.e_divisive.permutations = cp.permutations;
+  o.change.e_divisive.min_magnitude = cp.min_magnitude;
   return o;
 }
 
@@ -154,13 +155,14 @@ void add_history_command(CLI::App& app, CommandRunner* runner) {
   auto* cmd = app.add_subcommand("history", "The results database: every recorded run");
   cmd->require_subcommand(1);
 
-  auto args = std::make_shared<ImportArgs>();
+  auto import_args = std::make_shared<ImportArgs>();
   auto* import = cmd->add_subcommand(
       "import", "Store saved reports and results files (each once) in the results database");
-  import->add_option("files", args->files, "Report or results JSON files (reports/*.json)")
+  import->add_option("files", import_args->files, "Report or results JSON files (reports/*.json)")
       ->required();
-  add_history_flags(import, args->flags);
-  import->callback([runner, args] { *runner = [args] { return run_import(*args);
+  add_history_flags(import, import_args->flags);
+  import->callback(
+      [runner, import_args] { *runner = [import_args] { return run_import(*import_args);
 };
 }  // namespace perfci::cli
 );

@@ -94,7 +94,7 @@ Identity read_identity(sqlite3* db, const std::string& where) {
   try {
     id.application_id = pragma_int(db, where, "PRAGMA application_id");
     id.version = pragma_int(db, where, "PRAGMA user_version");
-    id.objects = pragma_int(db, where, "SELECT count(*) FROM sqlite_schema");
+    id.objects = pragma_int(db, where, "SELECT count(*) FROM sqlite_master");
   } catch (const Error& e) {
     throw Error(std::string(e.what()) +
                 "; not a readable SQLite database, left as it was (restore it from a copy, or "
@@ -208,6 +208,8 @@ ResultsDb ResultsDb::open(const fs::path& path) {
   // Two CI jobs may write at once: the later one waits for the lock.
   sqlite3_busy_timeout(raw, kBusyTimeoutMs);
   exec_sql(raw, where, "PRAGMA foreign_keys = ON");
+  // A committed run survives a power loss too, not only a killed process.
+  exec_sql(raw, where, "PRAGMA synchronous = FULL");
   identify(raw, where);
   use_wal(raw, where);
   migrate(raw, where);
@@ -463,6 +465,17 @@ std::vector<StoredRun> ResultsDb::runs() const {
 
 std::int64_t ResultsDb::run_count() const {
   return pragma_int(db_, path_.string(), "SELECT count(*) FROM runs");
+}
+
+std::vector<AcceptedMark> ResultsDb::accepted_marks() const {
+  Statement s(
+      db_, path_.string(),
+      "SELECT s.commit_hash, c.benchmark, c.kind, c.metric FROM comparisons c JOIN sides s "
+      "ON s.run_id = c.run_id AND s.label = 'B' WHERE c.gate = 'accepted' ORDER BY c.run_id, "
+      "c.id");
+  std::vector<AcceptedMark> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+  return out;
 }
 
 }  // namespace perfci::history

@@ -54,6 +54,15 @@ struct StoredPoint {
   Point point;
 };
 
+// A check that accepted a regression of this metric at this commit (a
+// comparison whose gate is "accepted", at its run's side B).
+struct AcceptedMark {
+  std::string commit;
+  std::string benchmark;
+  std::string kind;
+  std::string metric;
+};
+
 struct StoredRun {
   std::int64_t id = 0;
   RunRecord record;
@@ -88,6 +97,8 @@ class ResultsDb {
   // Every run, oldest first, with its sides, points, comparisons and contracts.
   std::vector<StoredRun> runs() const;
   std::int64_t run_count() const;
+  // Every accepted regression, oldest run first.
+  std::vector<AcceptedMark> accepted_marks() const;
 
  private:
   ResultsDb(std::filesystem::path path, sqlite3* db) : path_(std::move(path)), db_(db) {}

@@ -105,7 +105,7 @@ TEST(ResultsDb, ANewFileAndItsFolderAreCreatedAtTheCurrentSchema) {
   ASSERT_TRUE(fs::exists(p));
   EXPECT_EQ(raw_int(p, "PRAGMA user_version"), kSchemaVersion);
   EXPECT_EQ(raw_int(p, "PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(raw_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = 'points'"), 1);
+  EXPECT_EQ(raw_int(p, "SELECT count(*) FROM sqlite_master WHERE name = 'points'"), 1);
   // Opening again migrates nothing and keeps what is there.
   EXPECT_EQ(ResultsDb::open(p).run_count(), 0);
 }
@@ -222,6 +222,22 @@ TEST(ResultsDb, TheSameKeyIsStoredOnce) {
   EXPECT_TRUE(db.add_run(sample_run("")));
   EXPECT_TRUE(db.add_run(sample_run("")));
   EXPECT_EQ(db.run_count(), 3);
+}
+
+TEST(ResultsDb, AcceptedRegressionsAreMarkedAtTheirRunsSideB) {
+  TempDir dir("perfci-history");
+  ResultsDb db = ResultsDb::open(dir.path() / "h.db");
+  RunRecord r = sample_run("accepting");
+  r.comparisons[1].gate = "accepted";
+  r.comparisons[1].outcome = "accepted";
+  ASSERT_TRUE(db.add_run(sample_run("plain")));
+  ASSERT_TRUE(db.add_run(r));
+  const auto marks = db.accepted_marks();
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].commit, std::string(40, 'b'));
+  EXPECT_EQ(marks[0].benchmark, "engine/bench_0");
+  EXPECT_EQ(marks[0].kind, "callgrind");
+  EXPECT_EQ(marks[0].metric, "ir");
 }
 
 TEST(ResultsDb, ARunThatCannotBeStoredLeavesNothing) {

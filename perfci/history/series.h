@@ -71,15 +71,6 @@ struct Series {
   std::vector<SeriesChange> changes;
 };
 
-// A check that accepted a regression of this metric at this commit (from
-// the runs' comparisons whose gate is "accepted").
-struct AcceptedMark {
-  std::string commit;
-  std::string benchmark;
-  std::string kind;
-  std::string metric;
-};
-
 struct ChangeOptions {
   stats::EDivisiveOptions e_divisive;
 };

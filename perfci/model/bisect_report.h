@@ -71,7 +71,8 @@ struct BisectReport {
   int builds = 0;        // commits built (or taken from the cache), GOOD included
   int fresh_builds = 0;  // of those, built now
   int max_builds = 0;    // ceil(log2(candidates + 1)) + 1: the bound without skips
-  // found (0), no_regression (1), skipped_range or undecided (3), interrupted (128 + signal).
+  // found (0), no_regression (1), skipped_range or undecided (3), error (2:
+  // what was measured before it is kept), interrupted (128 + signal).
   std::string outcome;
   std::string summary;  // the outcome in one sentence
   std::optional<BisectCulprit> first_bad;

@@ -127,8 +127,7 @@ std::string render_history_markdown(const std::vector<history::Series>& series) 
       change = range_text(c) + ": " + magnitude_text(c.point);
     }
     md += fmt::format("| {} | {} | {} | {} over {} commit(s) | {} |\n",
-                      markdown_cell(series_title(s)), sparkline(values),
-                      format_value(s.key.metric, last.value),
+                      markdown_cell(series_title(s)), sparkline(values), value_text(s, last.value),
                       format_change_precise(last.value / first.value - 1), s.entries.size(),
                       markdown_cell(change));
   }

@@ -18,12 +18,6 @@ SubprocessResult run_git(const std::filesystem::path& repo, std::vector<std::str
   return run_subprocess(o);
 }
 
-namespace {
-SubprocessResult git(const std::filesystem::path& repo, std::vector<std::string> args) {
-  return run_git(repo, std::move(args));
-}
-}  // namespace
-
 void check_revision_syntax(const std::string& revision) {
   if (revision.empty()) throw Error("an empty revision is not a revision");
   if (revision.front() == '-')
@@ -36,7 +30,7 @@ void check_revision_syntax(const std::string& revision) {
 }
 
 std::filesystem::path git_toplevel(const std::filesystem::path& dir) {
-  auto r = git(dir, {"rev-parse", "--show-toplevel"});
+  auto r = run_git(dir, {"rev-parse", "--show-toplevel"});
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   if (!r.ok()) throw Error(dir.string() + " is not inside a git working tree: " + trim(r.err_tail));
   return trim_end(r.out);  // a path: leading blanks would be part of it
@@ -44,8 +38,8 @@ std::filesystem::path git_toplevel(const std::filesystem::path& dir) {
 
 std::string resolve_commit(const std::filesystem::path& repo, const std::string& revision) {
   check_revision_syntax(revision);
-  auto r =
-      git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
+  auto r = run_git(
+      repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"});
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   std::string hash = trim(r.out);
   if (!r.ok() || hash.size() < 40)
@@ -58,7 +52,7 @@ std::string resolve_commit(const std::filesystem::path& repo, const std::string&
 }
 
 bool worktree_is_dirty(const std::filesystem::path& repo) {
-  auto r = git(repo, {"status", "--porcelain", "--untracked-files=normal"});
+  auto r = run_git(repo, {"status", "--porcelain", "--untracked-files=normal"});
   if (!r.ok()) throw Error("git status failed in " + repo.string() + ": " + trim(r.err_tail));
   return !trim(r.out).empty();
 }
@@ -67,7 +61,7 @@ bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
                  const std::string& descendant) {
   check_revision_syntax(ancestor);
   check_revision_syntax(descendant);
-  auto r = git(repo, {"merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant});
+  auto r = run_git(repo, {"merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant});
   if (!r.spawn_error.empty()) throw Error("cannot run git: " + r.spawn_error);
   // 0: yes, 1: no; anything else (an unknown object, a shallow history) is an error.
   if (r.exit_code == 0) return true;

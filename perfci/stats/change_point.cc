@@ -282,17 +282,12 @@ std::vector<ChangePoint> e_divisive(std::span<const double> series,
     c.index = cut;
     c.before = median(before);
     c.after = median(after);
-    c.magnitude = c.after / c.before - 1;
-    // A split below min_magnitude still separates its neighbours' segments
-    // (the levels do differ; merging them would blur the neighbours' medians)
-    // but is not reported.
-    if (std::abs(c.magnitude) < options.min_magnitude) continue;
     // The interval: Hodges–Lehmann's distribution-free interval of the shift
     // of the LOG values, mapped back through exp - 1. Timings change by
     // factors, and a monotone map keeps the interval's coverage, whereas
     // dividing a shift interval by the estimated `before` would ignore that
     // before's own uncertainty. Infinite ends (segments too short for the
-    // level) become -100% and +inf.
+    // level) stay infinite: unbounded, not -100%.
     std::vector<double> log_before(before.size());
     std::vector<double> log_after(after.size());
     std::transform(before.begin(), before.end(), log_before.begin(),
@@ -300,8 +295,13 @@ std::vector<ChangePoint> e_divisive(std::span<const double> series,
     std::transform(after.begin(), after.end(), log_after.begin(),
                    [](double v) { return std::log(v); });
     const ShiftEstimate shift = hodges_lehmann_shift(log_before, log_after, options.confidence);
-    c.lo = std::expm1(shift.lo);
-    c.hi = std::expm1(shift.hi);
+    c.magnitude = std::expm1(shift.estimate);
+    // A split below min_magnitude still separates its neighbours' segments
+    // (the levels do differ; merging them would blur the neighbours' medians)
+    // but is not reported.
+    if (std::abs(c.magnitude) < options.min_magnitude) continue;
+    c.lo = std::isinf(shift.lo) ? shift.lo : std::expm1(shift.lo);
+    c.hi = std::isinf(shift.hi) ? shift.hi : std::expm1(shift.hi);
     c.p_value = found[k].p_value;
     points.push_back(c);
   }

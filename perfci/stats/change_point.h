@@ -27,10 +27,15 @@ struct ChangePoint {
   // The first value of the new level: the change happened between
   // series[index - 1] and series[index].
   std::size_t index = 0;
-  double before = 0;     // median of the segment before (deterministic: the value before)
-  double after = 0;      // median of the segment after
-  double magnitude = 0;  // after / before - 1
-  // The interval of the magnitude; equal to it for a deterministic step.
+  double before = 0;  // median of the segment before (deterministic: the value before)
+  double after = 0;   // median of the segment after
+  // Deterministic: after / before - 1. E-Divisive: the Hodges–Lehmann
+  // shift of the segments' log values as a ratio - 1, the estimate its
+  // interval belongs to (the medians' ratio can fall outside that interval
+  // on skewed segments).
+  double magnitude = 0;
+  // The interval of the magnitude; equal to it for a deterministic step;
+  // -inf / +inf where the segments are too short for the level.
   double lo = 0;
   double hi = 0;
   // The permutation test's p-value; none for a deterministic step.

@@ -139,7 +139,8 @@ TEST(EDivisiveTest, FindsAThreePercentStepInMeasuredNoiseExactlyWhereItIs) {
   EXPECT_GE(c.hi, 0.03);
   EXPECT_LT(c.lo, c.magnitude);
   EXPECT_GT(c.hi, c.magnitude);
-  EXPECT_NEAR(c.magnitude, c.after / c.before - 1, 1e-15);
+  // The Hodges–Lehmann estimate, close to the medians' ratio here.
+  EXPECT_NEAR(c.magnitude, c.after / c.before - 1, 0.005);
 }
 
 TEST(EDivisiveTest, MeasuredNoiseAloneHasNoChangePoint) {
@@ -285,7 +286,7 @@ TEST(EDivisiveTest, ShortSegmentsGiveAnUnboundedInterval) {
   const std::vector<ChangePoint> found = e_divisive(series, options);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].index, 4u);
-  EXPECT_EQ(found[0].lo, -1.0);
+  EXPECT_EQ(found[0].lo, -std::numeric_limits<double>::infinity());
   EXPECT_EQ(found[0].hi, std::numeric_limits<double>::infinity());
 }
 
