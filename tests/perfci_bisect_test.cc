@@ -14,6 +14,7 @@
 #include "perfci/util/subprocess.h"
 #include "tests/git_project_testing.h"
 #include "tests/perfci_cli_testing.h"
+#include "tests/report_schema_check.h"
 
 namespace perfci {
 namespace {
@@ -176,6 +177,8 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
                            "-", "--metric", "callgrind/ir"});
   ASSERT_EQ(changes.exit_code, 0) << explain(changes);
   const json cj = json::parse(changes.out);
+  write_file_atomic(dir / "changes.json", changes.out);
+  expect_valid(dir / "changes.json", HISTORY_SCHEMA);
   ASSERT_EQ(cj["series"].size(), 1u) << cj.dump(1);
   const json& series = cj["series"][0];
   EXPECT_EQ(series["benchmark"], "BM_work");
