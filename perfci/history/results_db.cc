@@ -333,19 +333,24 @@ std::vector<StoredPoint> ResultsDb::points(const PointQuery& q) const {
       throw Error("benchmark regex '" + q.benchmark_regex + "': " + e.what());
     }
   }
-  Statement s(db_, where,
-              "SELECT r.id, r.command, r.created, r.branch, s.label, s.commit_hash, s.parent, "
-              "s.dirty, s.profile, p.benchmark, p.kind, p.metric, p.unit, p.median, p.lo, p.hi, "
-              "p.n, p.deterministic, r.hostname, r.cpu_model FROM points p JOIN sides s ON "
-              "p.side_id = s.id JOIN runs r "
-              "ON s.run_id = r.id WHERE (?1 = '' OR s.profile = ?1) AND (?2 = '' OR p.kind = ?2) "
-              "AND (?3 = '' OR p.metric = ?3) AND (?4 IS NULL OR s.commit_hash IN (SELECT value "
-              "FROM json_each(?4))) ORDER BY r.created, r.id, s.label, p.id");
-  s.bind(1, q.profile).bind(2, q.kind).bind(3, q.metric);
-  if (q.commits.empty())
-    s.bind_null(4);
-  else
-    s.bind(4, nlohmann::json(q.commits).dump());
+  // Only the filters given are in the WHERE clause (as bound parameters,
+  // never as text), so that SQLite can use the sides and points indexes for
+  // them; an "?1 = '' OR ..." form would keep it from any index.
+  std::string sql =
+      "SELECT r.id, r.command, r.created, r.branch, s.label, s.commit_hash, s.parent, s.dirty, "
+      "s.profile, p.benchmark, p.kind, p.metric, p.unit, p.median, p.lo, p.hi, p.n, "
+      "p.deterministic, r.hostname, r.cpu_model FROM points p JOIN sides s ON p.side_id = s.id "
+      "JOIN runs r ON s.run_id = r.id WHERE 1";
+  if (!q.profile.empty()) sql += " AND s.profile = ?1";
+  if (!q.kind.empty()) sql += " AND p.kind = ?2";
+  if (!q.metric.empty()) sql += " AND p.metric = ?3";
+  if (!q.commits.empty()) sql += " AND s.commit_hash IN (SELECT value FROM json_each(?4))";
+  sql += " ORDER BY r.created, r.id, s.label, p.id";
+  Statement s(db_, where, sql.c_str());
+  if (!q.profile.empty()) s.bind(1, q.profile);
+  if (!q.kind.empty()) s.bind(2, q.kind);
+  if (!q.metric.empty()) s.bind(3, q.metric);
+  if (!q.commits.empty()) s.bind(4, nlohmann::json(q.commits).dump());
   std::vector<StoredPoint> out;
   while (s.step()) {
     StoredPoint sp;

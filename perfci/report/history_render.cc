@@ -15,6 +15,13 @@ namespace {
 
 std::string short_commit(const std::string& c) { return c.substr(0, 10); }
 
+// At most `n` bytes of a subject, never cutting a UTF-8 character in two.
+std::string clip(const std::string& text, std::size_t n) {
+  if (text.size() <= n) return text;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
 // Deterministic counts in full: a 0.1% step must be readable in them.
 std::string value_text(const history::Series& s, double v) {
   return s.deterministic ? fmt::format("{:.0f}", v) : format_value(s.key.metric, v);
@@ -89,7 +96,7 @@ std::string render_history_text(const std::vector<history::Series>& series) {
           i == 0 ? "" : format_change_precise(e.value / s.entries[i - 1].value - 1);
       out += fmt::format("  {}  {:>14} {:>8}  {:<28} n={:<3} {:<18} {}\n", short_commit(e.commit),
                          value, step, interval_text(e, s.key.metric), e.n, marks(e),
-                         e.subject.substr(0, 60));
+                         clip(e.subject, 60));
     }
     for (const auto& c : s.changes)
       out += fmt::format("  change at {}: {} ({})\n", range_text(c), magnitude_text(c.point),
@@ -106,7 +113,7 @@ std::string render_changes_text(const std::vector<history::Series>& series) {
   for (const auto& [s, c] : all)
     out += fmt::format("  {}  {}: {} -> {} {} ({}) \"{}\"\n", range_text(*c), series_title(*s),
                        value_text(*s, c->point.before), value_text(*s, c->point.after),
-                       magnitude_text(c->point), evidence_text(*c), c->to_subject.substr(0, 60));
+                       magnitude_text(c->point), evidence_text(*c), clip(c->to_subject, 60));
   return out;
 }
 

@@ -34,6 +34,15 @@ TEST(HistoryRenderTest, TheTextNamesEveryCommitAndEachChangePoint) {
       << text;
 }
 
+TEST(HistoryRenderTest, ALongSubjectIsClippedBetweenCharacters) {
+  auto series = history::testing::sample_series();
+  // 59 ASCII bytes, then a two-byte 'é' across the 60-byte cut.
+  series[0].entries[0].subject = std::string(59, 'x') + "\xC3\xA9 and more";
+  const std::string text = render_history_text(series);
+  EXPECT_NE(text.find(std::string(59, 'x') + "\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\xC3\n"), std::string::npos);
+}
+
 TEST(HistoryRenderTest, ChangesComeNewestFirstWithTheirEvidence) {
   const std::string text = render_changes_text(history::testing::sample_series());
   EXPECT_NE(text.find("2 change point(s) in 2 series, newest first:"), std::string::npos) << text;
