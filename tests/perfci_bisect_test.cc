@@ -123,6 +123,7 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
                    out.string(), "--history", db.string()});
   ASSERT_EQ(r.exit_code, 0) << explain(r);
   EXPECT_TRUE(has(r.err_tail, "history: recorded run 1 in " + db.string())) << r.err_tail;
+  expect_valid(out, BISECT_SCHEMA);
   json rep = load(out);
   EXPECT_EQ(rep["schema"], "perfci.bisect/1");
   EXPECT_EQ(rep["outcome"], "found");
@@ -202,6 +203,7 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
   auto none = bisect({hashes[4], hashes[7], "--benchmark", "BM_work", "--jobs", "1", "--out",
                       (dir / "none.json").string()});
   EXPECT_EQ(none.exit_code, 1) << explain(none);
+  expect_valid(dir / "none.json", BISECT_SCHEMA);
   json none_rep = load(dir / "none.json");
   EXPECT_EQ(none_rep["outcome"], "no_regression");
   EXPECT_TRUE(none_rep["first_bad"].is_null());
