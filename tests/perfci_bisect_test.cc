@@ -195,7 +195,7 @@ TEST(PerfciBisect, NamesTheCulpritSkipsTheBrokenCommitAndRefusesWhatItCannotBise
   auto show = p.perfci({"history", "show", "--history", db.string(), "--last", "0", "--html",
                         page.string(), "--benchmark", "^BM_work$"});
   ASSERT_EQ(show.exit_code, 0) << explain(show);
-  EXPECT_TRUE(has(show.out, "change at " + hashes[kCulprit - 1].substr(0, 10))) << show.out;
+  EXPECT_TRUE(has(show.out, "change at " + hashes[kCulprit - 1].substr(0, 12))) << show.out;
   EXPECT_TRUE(has(read_file(page), "commit 9: work() does 20% more rounds"));
 
   // Commits 5..8, all built above: 7, the middle, is skipped and 8 (BAD)

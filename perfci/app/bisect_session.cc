@@ -40,8 +40,6 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-std::string short_hash(const std::string& commit) { return commit.substr(0, 12); }
-
 // A build's error is the tail of a compiler's output: the report keeps its
 // end (where the error is), the terminal one line.
 std::string tail(const std::string& text, std::size_t n = 600) {
@@ -82,7 +80,7 @@ class Bisector {
     prepare();
     measure_good();
     try {
-      auto found = bisect_search(candidates_.size(), [this](std::size_t i) { return probe(i); });
+      auto found = bisect_search(range_.size(), [this](std::size_t i) { return probe(i); });
       conclude(found);
     } catch (const Interrupted& stop) {
       Incomplete inc;
@@ -152,12 +150,12 @@ class Bisector {
       throw Error("GOOD (" + f_.good + ", " + short_hash(report_.good_commit) +
                   ") is not an ancestor of BAD (" + f_.bad + ", " + short_hash(report_.bad_commit) +
                   "): bisect searches BAD's history after GOOD (are they swapped?)");
-    candidates_ = first_parent_range(top_, report_.good_commit, report_.bad_commit);
-    if (candidates_.empty() || candidates_.back() != report_.bad_commit)
+    range_ = first_parent_range(top_, report_.good_commit, report_.bad_commit);
+    if (range_.empty() || range_.back().commit != report_.bad_commit)
       throw Error("git rev-list --first-parent --ancestry-path " + short_hash(report_.good_commit) +
                   ".." + short_hash(report_.bad_commit) + " does not end at BAD");
-    report_.candidates = static_cast<int>(candidates_.size());
-    report_.max_builds = static_cast<int>(max_bisect_probes(candidates_.size())) + 1;
+    report_.candidates = static_cast<int>(range_.size());
+    report_.max_builds = static_cast<int>(max_bisect_probes(range_.size())) + 1;
 
     build_.repo = top_;
     build_.cache_dir = f_.cache;
@@ -173,11 +171,11 @@ class Bisector {
     if (show_progress(f_.quiet)) measure_.progress = progress_printer(kCommand);
 
     // GOOD is position 0, the candidates 1..n.
-    report_.commits.resize(candidates_.size() + 1);
-    for (std::size_t i = 0; i <= candidates_.size(); ++i) {
+    report_.commits.resize(range_.size() + 1);
+    for (std::size_t i = 0; i <= range_.size(); ++i) {
       BisectCommit& c = report_.commits[i];
-      c.commit = i == 0 ? report_.good_commit : candidates_[i - 1];
-      c.subject = commit_subject(top_, c.commit);
+      c.commit = i == 0 ? report_.good_commit : range_[i - 1].commit;
+      c.subject = i == 0 ? commit_subject(top_, c.commit) : range_[i - 1].subject;
       c.position = static_cast<int>(i);
       c.status = i == 0 ? "reference" : "not measured";
     }
@@ -293,7 +291,7 @@ class Bisector {
 
   void measure_good() {
     say(fmt::format("GOOD {} ({}): building; {} commits after it, at most {} builds", f_.good,
-                    short_hash(report_.good_commit), candidates_.size(), report_.max_builds));
+                    short_hash(report_.good_commit), range_.size(), report_.max_builds));
     Built b = build(0);
     BisectCommit& good = entry(0);
     good.probe = ++probes_;
@@ -392,7 +390,7 @@ class Bisector {
     const std::size_t position = index + 1;
     BisectCommit& c = entry(position);
     say(fmt::format("step {} (at most {} without skips): {} {} \"{}\"", probes_ + 1,
-                    report_.max_builds, position == candidates_.size() ? "BAD" : "commit",
+                    report_.max_builds, position == range_.size() ? "BAD" : "commit",
                     short_hash(c.commit), c.subject));
     Built b = build(position);
     Measured m = measure_step(position, b);
@@ -431,7 +429,8 @@ class Bisector {
       case BisectOutcome::kUndecided: {
         const bool skipped = found.outcome == BisectOutcome::kSkippedRange;
         report_.outcome = std::string(to_string(found.outcome));
-        for (std::size_t i = found.lo; i <= found.hi; ++i) report_.range.push_back(candidates_[i]);
+        for (std::size_t i = found.lo; i <= found.hi; ++i)
+          report_.range.push_back(range_[i].commit);
         report_.range_may_be_none = found.may_be_none;
         report_.summary = fmt::format(
             "The first commit that regressed {} could not be pinned: {}; it is one of the {} "
@@ -567,7 +566,8 @@ class Bisector {
   SuiteConfig suite_;
   fs::path reports_;
   fs::path top_;
-  std::vector<std::string> candidates_;  // oldest first, BAD last
+  std::vector<CommitSubject>
+      range_;  // the candidates: GOOD..BAD with subjects, oldest first, BAD last
   RevisionBuildOptions build_;
   MeasureOptions measure_;
   std::map<std::size_t, std::string> binaries_;  // by position, the commits that built

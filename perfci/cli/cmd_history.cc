@@ -33,8 +33,7 @@ struct ImportArgs {
 
 // The database of --history, else perfci.json's; an error naming both ways
 // when there is neither (an import needs somewhere to go).
-fs::path database_of(const CommonFlags& f) {
-  const auto config = load_optional_config(f);
+fs::path database_of(const CommonFlags& f, const std::optional<Config>& config) {
   auto db = recording_database(f, config);
   if (!db)
     throw Error(
@@ -44,7 +43,7 @@ fs::path database_of(const CommonFlags& f) {
 }
 
 int run_import(const ImportArgs& a) {
-  const fs::path db = database_of(a.flags);
+  const fs::path db = database_of(a.flags, load_optional_config(a.flags));
   // Every file is read before anything is stored: a bad one is named and
   // nothing of the import is in the database.
   std::vector<history::RunRecord> records;
@@ -76,13 +75,14 @@ struct ViewArgs {
 
 app::HistoryViewOptions view_options(const ViewArgs& a) {
   app::HistoryViewOptions o = a.view;
-  o.database = database_of(a.flags);
+  const auto config = load_optional_config(a.flags);
+  o.database = database_of(a.flags, config);
   o.repo = fs::current_path();
   if (!a.changed_report.empty()) o.changed_report = a.changed_report;
   // perfci.json's change-point settings, or their documented defaults
   // (ChangePointConfig's) without a history section or a perfci.json.
   ChangePointConfig cp;
-  if (const auto config = load_optional_config(a.flags)) {
+  if (config) {
     o.policies = MetricPolicies::from_config(config->raw, config->path.string());
     if (config->history) cp = config->history->change_points;
   }

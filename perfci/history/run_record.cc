@@ -106,12 +106,12 @@ std::uint64_t fnv1a64(const std::string& bytes) {
 std::string file_time_utc(const fs::path& file) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0) return utc_timestamp();
-  std::tm tm{};
-  gmtime_r(&st.st_mtime, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return utc_timestamp(st.st_mtime);
 }
+
+// A report's record without its key: record_from_report hashes the report
+// as it is in memory, record_from_file the file as it was read.
+RunRecord record_of_report(const Report& report, const std::string& command);
 
 }  // namespace
 
@@ -120,8 +120,15 @@ std::string content_key(const nlohmann::json& document) {
 }
 
 RunRecord record_from_report(const Report& report, const std::string& command) {
-  RunRecord run;
+  RunRecord run = record_of_report(report, command);
   run.key = content_key(json(report));
+  return run;
+}
+
+namespace {
+
+RunRecord record_of_report(const Report& report, const std::string& command) {
+  RunRecord run;
   run.command = command;
   run.created = report.created;
   run.branch = text_field(report.settings, "branch");
@@ -176,6 +183,8 @@ RunRecord record_from_report(const Report& report, const std::string& command) {
     add_contracts(run, "B", report.b.contracts);
   return run;
 }
+
+}  // namespace
 
 RunRecord record_from_results(const RunResults& results, const std::string& commit, bool dirty,
                               const std::string& profile) {
@@ -275,7 +284,7 @@ RunRecord record_from_file(const fs::path& file) {
     // compare writes mode "ab"; its settings say which command it was.
     std::string command = text_field(report.settings, "command");
     if (command.empty()) command = report.mode;
-    run = record_from_report(report, command);
+    run = record_of_report(report, command);
   } else if (schema == kResultsSchema) {
     run = record_from_results(run_results_from_json(j, where), "", false, "");
     // A results file has no date of its own: the file's is the best there is.

@@ -5,6 +5,8 @@
 #include <set>
 #include <tuple>
 
+#include "perfci/stats/stats_json.h"
+
 namespace perfci::history {
 namespace {
 
@@ -100,15 +102,6 @@ std::vector<Series> build_series(const std::vector<StoredPoint>& points,
   return out;
 }
 
-namespace {
-
-nlohmann::json finite_or_null(std::optional<double> v) {
-  if (!v || !std::isfinite(*v)) return nullptr;
-  return *v;
-}
-
-}  // namespace
-
 nlohmann::json series_json(const std::vector<Series>& series, const std::string& database,
                            const std::string& head) {
   nlohmann::json out = {{"schema", "perfci.history/1"},
@@ -130,8 +123,8 @@ nlohmann::json series_json(const std::vector<Series>& series, const std::string&
       j["entries"].push_back({{"commit", e.commit},
                               {"subject", e.subject},
                               {"value", e.value},
-                              {"lo", finite_or_null(e.lo)},
-                              {"hi", finite_or_null(e.hi)},
+                              {"lo", stats::json_number(e.lo)},
+                              {"hi", stats::json_number(e.hi)},
                               {"n", e.n},
                               {"runs", e.runs},
                               {"created", e.created},
@@ -146,9 +139,9 @@ nlohmann::json series_json(const std::vector<Series>& series, const std::string&
                               {"before", c.point.before},
                               {"after", c.point.after},
                               {"magnitude", c.point.magnitude},
-                              {"lo", finite_or_null(c.point.lo)},
-                              {"hi", finite_or_null(c.point.hi)},
-                              {"p_value", finite_or_null(c.point.p_value)}});
+                              {"lo", stats::json_number(c.point.lo)},
+                              {"hi", stats::json_number(c.point.hi)},
+                              {"p_value", stats::json_number(c.point.p_value)}});
     out["series"].push_back(std::move(j));
   }
   return out;

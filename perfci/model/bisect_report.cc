@@ -1,14 +1,10 @@
 #include "perfci/model/bisect_report.h"
 
+#include "perfci/stats/stats_json.h"
+
 namespace perfci {
 
 using nlohmann::json;
-
-namespace {
-
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-}  // namespace
 
 int BisectReport::exit_code() const {
   if (incomplete) return incomplete->exit_code();
@@ -28,8 +24,8 @@ void to_json(json& j, const BisectCommit& v) {
        {"built", v.built},
        {"reused", v.reused},
        {"build_dir", v.build_dir},
-       {"value", optional_number(v.value)},
-       {"change", optional_number(v.change)},
+       {"value", stats::json_number(v.value)},
+       {"change", stats::json_number(v.change)},
        {"samples", v.samples},
        {"good_samples", v.good_samples},
        {"pairs", v.pairs},

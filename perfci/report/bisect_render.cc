@@ -4,11 +4,10 @@
 
 #include "perfci/model/number_format.h"
 #include "perfci/report/format.h"
+#include "perfci/runner/revision.h"
 
 namespace perfci::report {
 namespace {
-
-std::string short_hash(const std::string& commit) { return commit.substr(0, 12); }
 
 std::string value_text(const BisectReport& r, const std::optional<double>& v) {
   return v ? format_value(r.metric, *v) : "";

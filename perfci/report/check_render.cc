@@ -10,13 +10,14 @@
 #include "perfci/report/html_page.h"
 #include "perfci/report/shard_render.h"
 #include "perfci/report/svg_plot.h"
+#include "perfci/runner/revision.h"
 
 namespace perfci::report {
 namespace {
 
 std::string short_commit(const std::string& c, bool dirty) {
   if (c.empty()) return "no commit";
-  return c.substr(0, 12) + (dirty ? "+changes" : "");
+  return short_hash(c) + (dirty ? "+changes" : "");
 }
 
 struct Row {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "perfci/runner/revision.h"
+
 namespace perfci::report {
 std::string metric_label(const MetricRun& m) { return m.kind + " " + m.metric; }
 
@@ -53,7 +55,7 @@ std::string side_description(const Side& s) {
   std::string out;
   if (!s.revision.empty()) {
     out += s.revision;
-    if (!s.commit.empty()) out += " (" + s.commit.substr(0, 12) + (s.dirty ? "+changes" : "") + ")";
+    if (!s.commit.empty()) out += " (" + short_hash(s.commit) + (s.dirty ? "+changes" : "") + ")";
     out += ", ";
   }
   out += s.binary;

@@ -9,11 +9,10 @@
 #include "perfci/report/html_page.h"
 #include "perfci/report/svg_plot.h"  // html_escape
 #include "perfci/report/trend_chart.h"
+#include "perfci/runner/revision.h"
 
 namespace perfci::report {
 namespace {
-
-std::string short_commit(const std::string& c) { return c.substr(0, 10); }
 
 // At most `n` bytes of a subject, never cutting a UTF-8 character in two.
 std::string clip(const std::string& text, std::size_t n) {
@@ -47,8 +46,8 @@ std::string magnitude_text(const stats::ChangePoint& p) {
 }
 
 std::string range_text(const history::SeriesChange& c) {
-  if (c.commits <= 1) return short_commit(c.to_commit);
-  return fmt::format("{}..{} ({} commits)", short_commit(c.from_commit), short_commit(c.to_commit),
+  if (c.commits <= 1) return short_hash(c.to_commit);
+  return fmt::format("{}..{} ({} commits)", short_hash(c.from_commit), short_hash(c.to_commit),
                      c.commits);
 }
 
@@ -94,9 +93,9 @@ std::string render_history_text(const std::vector<history::Series>& series) {
           s.deterministic ? fmt::format("{:.0f}", e.value) : format_value(s.key.metric, e.value);
       const std::string step =
           i == 0 ? "" : format_change_precise(e.value / s.entries[i - 1].value - 1);
-      out += fmt::format("  {}  {:>14} {:>8}  {:<28} n={:<3} {:<18} {}\n", short_commit(e.commit),
-                         value, step, interval_text(e, s.key.metric), e.n, marks(e),
-                         clip(e.subject, 60));
+      out +=
+          fmt::format("  {}  {:>14} {:>8}  {:<28} n={:<3} {:<18} {}\n", short_hash(e.commit), value,
+                      step, interval_text(e, s.key.metric), e.n, marks(e), clip(e.subject, 60));
     }
     for (const auto& c : s.changes)
       out += fmt::format("  change at {}: {} ({})\n", range_text(c), magnitude_text(c.point),
@@ -157,8 +156,8 @@ std::string render_history_html(const std::vector<history::Series>& series,
     chart.metric = s.key.metric;
     for (const auto& e : s.entries)
       chart.points.push_back(
-          {short_commit(e.commit),
-           fmt::format("{} {}: {} {}, n={}{}", short_commit(e.commit), e.subject,
+          {short_hash(e.commit),
+           fmt::format("{} {}: {} {}, n={}{}", short_hash(e.commit), e.subject,
                        format_value(s.key.metric, e.value), interval_text(e, s.key.metric), e.n,
                        marks(e).empty() ? "" : " (" + marks(e) + ")"),
            e.value, e.lo, e.hi, e.baseline, e.accepted});

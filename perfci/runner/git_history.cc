@@ -28,15 +28,24 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
+// "<hash>\t<subject>" lines, as --format=%H%x09%s writes them.
+std::vector<CommitSubject> commit_subjects(const std::string& log) {
+  std::vector<CommitSubject> out;
+  for (const auto& line : split_list(log, '\n')) {
+    const auto tab = line.find('\t');
+    out.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<std::string> first_parent_range(const std::filesystem::path& repo,
-                                            const std::string& good, const std::string& bad) {
+std::vector<CommitSubject> first_parent_range(const std::filesystem::path& repo,
+                                              const std::string& good, const std::string& bad) {
   check_revision_syntax(good);
   check_revision_syntax(bad);
-  auto commits = words(git_out(repo, {"rev-list", "--first-parent", "--ancestry-path", "--reverse",
-                                      "--end-of-options", bad, "^" + good}));
-  return commits;
+  return commit_subjects(git_out(repo, {"log", "--first-parent", "--ancestry-path", "--reverse",
+                                        "--format=%H%x09%s", "--end-of-options", bad, "^" + good}));
 }
 
 std::string commit_subject(const std::filesystem::path& repo, const std::string& commit) {
@@ -58,12 +67,7 @@ std::vector<CommitSubject> first_parent_log(const std::filesystem::path& repo,
   std::vector<std::string> args = {"log", "--first-parent", "--format=%H%x09%s"};
   if (limit > 0) args.push_back("--max-count=" + std::to_string(limit));
   args.push_back(commit);
-  std::vector<CommitSubject> out;
-  for (const auto& line : split_list(git_out(repo, std::move(args)), '\n')) {
-    const auto tab = line.find('\t');
-    out.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
-  }
-  return out;
+  return commit_subjects(git_out(repo, std::move(args)));
 }
 
 }  // namespace perfci

@@ -10,14 +10,21 @@
 
 namespace perfci {
 
-// `git rev-list --first-parent --ancestry-path GOOD..BAD`, oldest first:
+// One commit of first-parent history.
+struct CommitSubject {
+  std::string commit;   // full hash
+  std::string subject;  // the first line of its message
+};
+
+// `git rev-list --first-parent --ancestry-path GOOD..BAD`, oldest first,
+// with their subjects (one git call):
 // the commits BAD's first-parent chain holds after GOOD (both resolved
 // hashes). A merge on that chain stands for the whole branch it merged, so
 // a regression that came in through one is pinned to the merge commit.
 // --ancestry-path keeps only descendants of GOOD: with GOOD on a merged
 // side branch, the range starts at the merge. Throws perfci::Error.
-std::vector<std::string> first_parent_range(const std::filesystem::path& repo,
-                                            const std::string& good, const std::string& bad);
+std::vector<CommitSubject> first_parent_range(const std::filesystem::path& repo,
+                                              const std::string& good, const std::string& bad);
 
 // The subject line of a commit (git log -1 --format=%s).
 std::string commit_subject(const std::filesystem::path& repo, const std::string& commit);
@@ -25,12 +32,6 @@ std::string commit_subject(const std::filesystem::path& repo, const std::string&
 // The commit's parents, first parent first (none for a root commit).
 std::vector<std::string> commit_parents(const std::filesystem::path& repo,
                                         const std::string& commit);
-
-// One commit of first-parent history.
-struct CommitSubject {
-  std::string commit;   // full hash
-  std::string subject;  // the first line of its message
-};
 
 // `head`'s first-parent history, newest first, at most `limit` commits (0:
 // all): the line a branch's trend is read along, merges counted once.

@@ -55,8 +55,8 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
     out.build_dir = cache / "WORKTREE" / "build";
     fs::create_directories(out.build_dir);
     out.configure_command = configure_command(top, out.build_dir, o.preset);
-    say(o, "building the working tree (" + out.commit.substr(0, 12) +
-               (out.dirty ? "+changes" : "") + ") in " + out.build_dir.string());
+    say(o, "building the working tree (" + short_hash(out.commit) + (out.dirty ? "+changes" : "") +
+               ") in " + out.build_dir.string());
     configure_and_build(top, out.build_dir, out.configure_command, cmake_options(o));
     return out;
   }
@@ -77,8 +77,8 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
           m.value("targets", std::vector<std::string>{}) == o.targets) {
         out.reused = true;
         out.configure_command = m.value("configure", std::vector<std::string>{});
-        say(o, "reusing the cached build of " + revision + " (" + out.commit.substr(0, 12) +
-                   ") in " + out.build_dir.string());
+        say(o, "reusing the cached build of " + revision + " (" + short_hash(out.commit) + ") in " +
+                   out.build_dir.string());
         return out;
       }
     } catch (const nlohmann::json::exception&) {
@@ -96,14 +96,13 @@ RevisionBuild build_revision(const std::string& revision, const RevisionBuildOpt
     std::vector<std::string> add{"git",     "-C",       top.string(), "worktree",
                                  "add",     "--detach", "--force",    out.source_dir.string(),
                                  out.commit};
-    say(o, "checking out " + revision + " (" + out.commit.substr(0, 12) + ") into " +
+    say(o, "checking out " + revision + " (" + short_hash(out.commit) + ") into " +
                out.source_dir.string());
     require_step_ok("git worktree add", add, run_tool_step(add, top, o.timeout));
     write_file_atomic(checked_out, out.commit + "\n");
   }
   out.configure_command = configure_command(out.source_dir, out.build_dir, o.preset);
-  say(o,
-      "building " + revision + " (" + out.commit.substr(0, 12) + ") in " + out.build_dir.string());
+  say(o, "building " + revision + " (" + short_hash(out.commit) + ") in " + out.build_dir.string());
   fs::remove(marker, ec);
   configure_and_build(out.source_dir, out.build_dir, out.configure_command, cmake_options(o));
   write_file_atomic(marker, marker_for(out.commit, o, out.configure_command).dump(2) + "\n");

@@ -38,6 +38,9 @@ bool worktree_is_dirty(const std::filesystem::path& repo);
 bool is_ancestor(const std::filesystem::path& repo, const std::string& ancestor,
                  const std::string& descendant);
 
+// A commit as perfci's outputs name it: its first 12 hex digits.
+inline std::string short_hash(const std::string& commit) { return commit.substr(0, 12); }
+
 // Runs git with `args` in the repository at `repo`: argv, never a shell,
 // never a prompt or a pager, C locale. Never throws for a failing git; the
 // result says what happened.

@@ -12,8 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
 double read_number(const json& j, const char* key, double if_null) {
   const json& v = j.at(key);
   return v.is_null() ? if_null : v.get<double>();
@@ -31,6 +29,9 @@ Enum parse_enum(const json& j, const Enum (&all)[N], const char* what) {
 }
 
 }  // namespace
+
+json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json json_number(const std::optional<double>& v) { return v ? json_number(*v) : json(nullptr); }
 
 void to_json(json& j, Estimator v) { j = std::string(to_string(v)); }
 void from_json(const json& j, Estimator& v) {
@@ -61,16 +62,16 @@ void from_json(const json& j, Direction& v) {
 
 void to_json(json& j, const Summary& v) {
   j = json{{"n", v.n},
-           {"min", number(v.min)},
-           {"max", number(v.max)},
-           {"mean", number(v.mean)},
-           {"stddev", number(v.stddev)},
-           {"cv", number(v.cv)},
-           {"median", number(v.median)},
-           {"q1", number(v.q1)},
-           {"q3", number(v.q3)},
-           {"iqr", number(v.iqr)},
-           {"mad", number(v.mad)}};
+           {"min", json_number(v.min)},
+           {"max", json_number(v.max)},
+           {"mean", json_number(v.mean)},
+           {"stddev", json_number(v.stddev)},
+           {"cv", json_number(v.cv)},
+           {"median", json_number(v.median)},
+           {"q1", json_number(v.q1)},
+           {"q3", json_number(v.q3)},
+           {"iqr", json_number(v.iqr)},
+           {"mad", json_number(v.mad)}};
 }
 void from_json(const json& j, Summary& v) {
   v.n = j.at("n").get<std::size_t>();
@@ -87,7 +88,7 @@ void from_json(const json& j, Summary& v) {
 }
 
 void to_json(json& j, const Interval& v) {
-  j = json{{"lo", number(v.lo)}, {"hi", number(v.hi)}, {"level", v.level}};
+  j = json{{"lo", json_number(v.lo)}, {"hi", json_number(v.hi)}, {"level", v.level}};
 }
 void from_json(const json& j, Interval& v) {
   v.lo = read_number(j, "lo", kNaN);
@@ -101,7 +102,7 @@ void to_json(json& j, const WilcoxonResult& v) {
            {"zeros", v.zeros},
            {"w_plus", v.w_plus},
            {"w_minus", v.w_minus},
-           {"z", number(v.z)},
+           {"z", json_number(v.z)},
            {"p_value", v.p_value},
            {"exact", v.exact},
            {"ties", v.ties}};
@@ -120,7 +121,7 @@ void from_json(const json& j, WilcoxonResult& v) {
 void to_json(json& j, const RankSumResult& v) {
   j = json{
       {"name", "mann-whitney-u"}, {"n_a", v.n_a},         {"n_b", v.n_b},     {"u_b", v.u_b},
-      {"z", number(v.z)},         {"p_value", v.p_value}, {"exact", v.exact}, {"ties", v.ties}};
+      {"z", json_number(v.z)},    {"p_value", v.p_value}, {"exact", v.exact}, {"ties", v.ties}};
 }
 void from_json(const json& j, RankSumResult& v) {
   v.n_a = j.at("n_a").get<std::size_t>();
@@ -137,17 +138,17 @@ void to_json(json& j, const Comparison& v) {
            {"a", v.a},
            {"b", v.b},
            {"ratios", v.ratios},
-           {"median_ratio", number(v.median_ratio)},
-           {"hl_ratio", number(v.hl_ratio)},
+           {"median_ratio", json_number(v.median_ratio)},
+           {"hl_ratio", json_number(v.hl_ratio)},
            {"estimator", v.estimator},
-           {"ratio", number(v.ratio)},
-           {"change", number(v.change())},
+           {"ratio", json_number(v.ratio)},
+           {"change", json_number(v.change())},
            {"interval", v.interval},
            {"test", v.test       ? json(*v.test)
                     : v.rank_sum ? json(*v.rank_sum)
                                  : json(nullptr)},
-           {"log_ratio_sigma", number(v.log_ratio_sigma)},
-           {"detectable_effect", number(v.detectable_effect)}};
+           {"log_ratio_sigma", json_number(v.log_ratio_sigma)},
+           {"detectable_effect", json_number(v.detectable_effect)}};
 }
 void from_json(const json& j, Comparison& v) {
   v.deterministic = j.at("deterministic").get<bool>();
@@ -174,14 +175,14 @@ void from_json(const json& j, Comparison& v) {
 
 void to_json(json& j, const NoiseSummary& v) {
   j = json{{"pairs", v.pairs},
-           {"cv_a", number(v.cv_a)},
-           {"cv_b", number(v.cv_b)},
-           {"pair_noise", number(v.pair_noise)},
-           {"p95_abs_change", number(v.p95_abs_change)},
-           {"ratio", number(v.ratio)},
+           {"cv_a", json_number(v.cv_a)},
+           {"cv_b", json_number(v.cv_b)},
+           {"pair_noise", json_number(v.pair_noise)},
+           {"p95_abs_change", json_number(v.p95_abs_change)},
+           {"ratio", json_number(v.ratio)},
            {"interval", v.interval},
            {"p_value", v.p_value},
-           {"detectable_effect", number(v.detectable_effect)}};
+           {"detectable_effect", json_number(v.detectable_effect)}};
 }
 void from_json(const json& j, NoiseSummary& v) {
   v.pairs = j.at("pairs").get<std::size_t>();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "perfci/stats/bootstrap.h"
 #include "perfci/stats/comparison.h"
@@ -20,6 +21,10 @@
 #include "perfci/stats/wilcoxon.h"
 
 namespace perfci::stats {
+
+// A number as every perfci JSON writes it: null when absent or not finite.
+nlohmann::json json_number(double v);
+nlohmann::json json_number(const std::optional<double>& v);
 
 void to_json(nlohmann::json& j, Estimator v);
 void from_json(const nlohmann::json& j, Estimator& v);

@@ -6,7 +6,10 @@
 namespace perfci {
 
 std::string utc_timestamp() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  return utc_timestamp(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
+}
+
+std::string utc_timestamp(std::time_t t) {
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
