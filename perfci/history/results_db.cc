@@ -140,7 +140,10 @@ void identify(sqlite3* db, const std::string& where) {
 }
 
 // Switching to WAL needs the file to itself for a moment, and SQLite does
-// not wait for that with the busy handler: retried until the busy timeout.
+// not wait for that with the busy handler: retried until the busy timeout,
+// while another connection holds it (SQLITE_BUSY / SQLITE_LOCKED, or the
+// old mode answered back); any other error (a read-only file, an I/O
+// error) is not going to pass and is raised at once.
 void use_wal(sqlite3* db, const std::string& where) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
@@ -153,7 +156,9 @@ void use_wal(sqlite3* db, const std::string& where) {
         throw Error(where + ": cannot put the results database in WAL mode (journal mode is '" +
                     mode + "')");
     } catch (const Error&) {
-      if (std::chrono::steady_clock::now() > deadline) throw;
+      const int rc = sqlite3_errcode(db) & 0xff;
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || std::chrono::steady_clock::now() > deadline)
+        throw;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
