@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "perfci/history/series.h"
+#include "perfci/model/history_series.h"
 
 namespace perfci::report {
 
