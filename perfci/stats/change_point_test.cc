@@ -290,9 +290,10 @@ TEST(EDivisiveTest, ShortSegmentsGiveAnUnboundedInterval) {
   EXPECT_EQ(found[0].hi, std::numeric_limits<double>::infinity());
 }
 
-TEST(EDivisiveTest, LongSeriesStayFast) {
+TEST(EDivisiveTest, TwoThousandPointsFindTheirStep) {
   // 2000 points (years of nightly runs) with one step: one O(n log n)
-  // statistic per permutation keeps this well under a second.
+  // statistic per permutation keeps this cheap enough for a unit test; what
+  // is asserted is the step, never a time.
   std::vector<double> series = gaussian_noise(3, 2000);
   for (std::size_t i = 1200; i < series.size(); ++i) series[i] *= 1.02;
   const std::vector<ChangePoint> found = e_divisive(series, {});
