@@ -126,15 +126,20 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
 
 namespace {
 
-std::unique_ptr<IndexInfo> MakeAuto(const TableInfo& table, const std::vector<int>& cols,
-                                    const std::vector<bool>& desc) {
-  auto ix = std::make_unique<IndexInfo>();
-  ix->table = table.name;
-  ix->columns = cols;
-  ix->desc = desc;
-  ix->unique = true;
-  ix->automatic = true;
-  return ix;
+// The collation of one index key column: the index definition's COLLATE,
+// else the table column's (SQLite's rule). Unknown names were refused when
+// the statement was checked; here they fall back to BINARY.
+func::Collation KeyCollation(const TableInfo& table, int col, const std::string& explicit_name) {
+  if (!explicit_name.empty()) {
+    return func::CollationByName(explicit_name).value_or(func::Collation::kBinary);
+  }
+  return table.columns[static_cast<size_t>(col)].collation;
+}
+
+void AddKey(IndexInfo* ix, int col, bool desc, func::Collation coll) {
+  ix->columns.push_back(col);
+  ix->keys.push_back({desc, coll});
+  if (coll != func::Collation::kBinary) ix->binary_collation = false;
 }
 
 }  // namespace
@@ -142,22 +147,30 @@ std::unique_ptr<IndexInfo> MakeAuto(const TableInfo& table, const std::vector<in
 std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
                                                        const TableInfo& table) {
   std::vector<std::unique_ptr<IndexInfo>> out;
-  auto add = [&](std::vector<int> cols, std::vector<bool> desc, bool binary) {
-    for (const auto& ix : out) {
-      if (ix->columns == cols) return;  // SQLite skips a duplicate constraint
+  auto add = [&](std::unique_ptr<IndexInfo> ix) {
+    for (const auto& have : out) {
+      if (have->columns == ix->columns) return;  // SQLite skips a duplicate constraint
     }
-    auto ix = MakeAuto(table, cols, desc);
-    ix->binary_collation = binary;
+    ix->table = table.name;
+    ix->unique = true;
+    ix->automatic = true;
     ix->name = "sqlite_autoindex_" + table.name + "_" + std::to_string(out.size() + 1);
     out.push_back(std::move(ix));
   };
   for (size_t i = 0; i < st.columns.size(); ++i) {
     const sql::ColumnDef& cd = st.columns[i];
-    const bool binary = cd.collation.empty() || EqualsNoCase(cd.collation, "BINARY");
-    if (cd.primary_key && table.rowid_alias != static_cast<int>(i)) {
-      add({static_cast<int>(i)}, {cd.primary_key_order == sql::SortOrder::kDesc}, binary);
+    const int col = static_cast<int>(i);
+    if (cd.primary_key && table.rowid_alias != col) {
+      auto ix = std::make_unique<IndexInfo>();
+      AddKey(ix.get(), col, cd.primary_key_order == sql::SortOrder::kDesc,
+             table.columns[i].collation);
+      add(std::move(ix));
     }
-    if (cd.unique) add({static_cast<int>(i)}, {false}, binary);
+    if (cd.unique) {
+      auto ix = std::make_unique<IndexInfo>();
+      AddKey(ix.get(), col, false, table.columns[i].collation);
+      add(std::move(ix));
+    }
   }
   for (const sql::TableConstraint& tc : st.constraints) {
     if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey &&
@@ -165,17 +178,18 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
       continue;
     }
     if (tc.kind == sql::TableConstraint::Kind::kPrimaryKey && table.rowid_alias >= 0) continue;
-    std::vector<int> cols;
-    std::vector<bool> desc;
-    bool binary = true;
-    for (const sql::IndexedColumn& ic : tc.columns) {
-      cols.push_back(table.FindColumn(ic.name));
-      desc.push_back(ic.order == sql::SortOrder::kDesc);
-      if (!ic.collation.empty() && !EqualsNoCase(ic.collation, "BINARY")) binary = false;
-    }
+    auto ix = std::make_unique<IndexInfo>();
     bool bad = false;
-    for (int c : cols) bad |= c < 0;
-    if (!bad) add(cols, desc, binary);
+    for (const sql::IndexedColumn& ic : tc.columns) {
+      const int col = table.FindColumn(ic.name);
+      if (col < 0) {
+        bad = true;
+        break;
+      }
+      AddKey(ix.get(), col, ic.order == sql::SortOrder::kDesc,
+             KeyCollation(table, col, ic.collation));
+    }
+    if (!bad) add(std::move(ix));
   }
   return out;
 }
@@ -190,11 +204,8 @@ Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
   for (const sql::IndexedColumn& ic : st.columns) {
     int col = table.FindColumn(ic.name);
     if (col < 0) return Status::SqlError("no such column: " + ic.name);
-    ix->columns.push_back(col);
-    ix->desc.push_back(ic.order == sql::SortOrder::kDesc);
-    if (!ic.collation.empty() && !EqualsNoCase(ic.collation, "BINARY")) {
-      ix->binary_collation = false;
-    }
+    AddKey(ix.get(), col, ic.order == sql::SortOrder::kDesc,
+           KeyCollation(table, col, ic.collation));
   }
   return ix;
 }

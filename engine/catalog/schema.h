@@ -16,6 +16,7 @@
 #include "engine/func/collation.h"
 #include "engine/sql/ast.h"
 #include "engine/status.h"
+#include "engine/storage/key_column.h"
 
 namespace engine::catalog {
 
@@ -27,8 +28,8 @@ struct ColumnInfo {
   std::string name;
   std::string type;  // declared type as written
   Affinity affinity = Affinity::kBlob;
-  // COLLATE of the definition; only ORDER BY honours it so far (comparisons,
-  // GROUP BY and DISTINCT compare BINARY).
+  // COLLATE of the definition: comparisons, GROUP BY, DISTINCT, compound
+  // selects, min()/max(), ORDER BY and the column's indexes use it.
   func::Collation collation = func::Collation::kBinary;
   bool not_null = false;
   bool primary_key = false;
@@ -40,11 +41,23 @@ struct IndexInfo {
   std::string table;
   uint32_t root = 0;
   std::vector<int> columns;  // table column positions, in key order
-  std::vector<bool> desc;    // per key column (the rowid that follows is ascending)
+  // Per key column: its direction and collation (the COLLATE of the index
+  // definition, else the table column's). The rowid that follows is
+  // ascending and BINARY. The B-tree is ordered by these.
+  std::vector<KeyColumn> keys;
   bool unique = false;
-  bool binary_collation = true;  // false: a column has another collation; no seeks
+  bool binary_collation = true;  // every key column is BINARY
   bool partial = false;          // WHERE clause: never used by the planner
   bool automatic = false;        // sqlite_autoindex_*: sql is NULL
+
+  // The key order as BtCursor and BTree::InsertIndex take it: empty when
+  // every column is ascending and BINARY, which compares on the fast path.
+  KeyOrder key_order() const {
+    for (const KeyColumn& k : keys) {
+      if (k != KeyColumn{}) return keys;
+    }
+    return {};
+  }
 };
 
 struct TableInfo {

@@ -65,8 +65,9 @@ TEST(SchemaTest, LoadsWhatSqliteWrote) {
   {
     testing::SqliteDb db(path);
     ASSERT_TRUE(
-        db.Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT UNIQUE, b REAL);"
+        db.Exec("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT UNIQUE COLLATE NOCASE, b REAL);"
                 "CREATE INDEX tb ON t(b DESC, a);"
+                "CREATE INDEX ta ON t(a COLLATE RTRIM, b);"
                 "CREATE VIEW v(x) AS SELECT a FROM t;"))
         << db.error();
   }
@@ -77,7 +78,7 @@ TEST(SchemaTest, LoadsWhatSqliteWrote) {
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   const TableInfo* t = (*schema)->FindTable("T");
   ASSERT_NE(t, nullptr);
-  ASSERT_EQ(t->indexes.size(), 2u);
+  ASSERT_EQ(t->indexes.size(), 3u);
   const IndexInfo* auto_ix = (*schema)->FindIndex("sqlite_autoindex_t_1");
   ASSERT_NE(auto_ix, nullptr);
   EXPECT_TRUE(auto_ix->unique);
@@ -85,7 +86,17 @@ TEST(SchemaTest, LoadsWhatSqliteWrote) {
   const IndexInfo* tb = (*schema)->FindIndex("tb");
   ASSERT_NE(tb, nullptr);
   EXPECT_EQ(tb->columns, (std::vector<int>{2, 1}));
-  EXPECT_EQ(tb->desc, (std::vector<bool>{true, false}));
+  // Key columns keep their direction and collation: the column's own
+  // (NOCASE) unless the index names another.
+  using func::Collation;
+  EXPECT_EQ(tb->keys,
+            (std::vector<KeyColumn>{{true, Collation::kBinary}, {false, Collation::kNoCase}}));
+  EXPECT_EQ(auto_ix->keys, (std::vector<KeyColumn>{{false, Collation::kNoCase}}));
+  const IndexInfo* ta = (*schema)->FindIndex("ta");
+  ASSERT_NE(ta, nullptr);
+  EXPECT_EQ(ta->keys,
+            (std::vector<KeyColumn>{{false, Collation::kRtrim}, {false, Collation::kBinary}}));
+  EXPECT_FALSE(ta->binary_collation);
   const ViewInfo* v = (*schema)->FindView("v");
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->columns, std::vector<std::string>{"x"});

@@ -65,15 +65,6 @@ Bound RowidBound(Value v, bool lower, bool inclusive, int64_t* out) {
   return Bound::kEmpty;
 }
 
-std::span<const bool> DescFlags(const catalog::IndexInfo& ix, std::unique_ptr<bool[]>* buf) {
-  bool any = false;
-  for (bool d : ix.desc) any |= d;
-  if (!any) return {};
-  buf->reset(new bool[ix.desc.size()]);
-  for (size_t i = 0; i < ix.desc.size(); ++i) (*buf)[i] = ix.desc[i];
-  return {buf->get(), ix.desc.size()};
-}
-
 }  // namespace
 
 CoreRun::CoreRun(ExecContext* ctx, const plan::Select* sel, const plan::Core* core)
@@ -107,7 +98,9 @@ Status CoreRun::Open() {
   }
   if (core_->distinct) {
     distinct_rows_.Reset(sel_->visible);
-    distinct_set_.emplace(RowIndexLess{&distinct_rows_, sel_->visible});
+    distinct_set_.emplace(
+        RowIndexLess{&distinct_rows_, sel_->visible,
+                     core_->distinct_colls.empty() ? nullptr : core_->distinct_colls.data()});
   }
   return Status::OK();
 }
@@ -127,6 +120,13 @@ Status CoreRun::LoadTableRow(LevelRun& lv) {
   return lv.row->reader.Parse(payload);
 }
 
+// Key column j of `ix` against a bound, under the column's collation (a
+// BINARY index, the common case, skips the lookup).
+static ENGINE_ALWAYS_INLINE int CompareKey(const catalog::IndexInfo& ix, size_t j, const Value& a,
+                                           const Value& b) {
+  return ix.binary_collation ? compare_values(a, b) : func::CompareCollated(a, b, ix.keys[j].coll);
+}
+
 Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
   *in_range = false;
   if (lv.index->eof()) return false;
@@ -137,12 +137,12 @@ Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
   ENGINE_RETURN_IF_ERROR(r.Parse(payload));
   const size_t neq = p.eq.size();
   for (size_t j = 0; j < neq; ++j) {
-    if (compare_values(r.column(static_cast<int>(j)), lv.key[j]) != 0) return false;
+    if (CompareKey(*p.index, j, r.column(static_cast<int>(j)), lv.key[j]) != 0) return false;
   }
   // Walking down, the seek started at or below hi and prev() only goes lower:
   // like lo on the way up, hi needs no test per entry.
   if (lv.has_hi && !p.reverse) {
-    const int c = compare_values(r.column(static_cast<int>(neq)), lv.hi);
+    const int c = CompareKey(*p.index, neq, r.column(static_cast<int>(neq)), lv.hi);
     if (c > 0 || (c == 0 && !p.hi_inclusive)) return false;
   }
   if (p.reverse && (p.lo >= 0 || p.hi >= 0)) {
@@ -150,7 +150,7 @@ Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
     // (which sort first and never satisfy a bound).
     const Value v = r.column(static_cast<int>(neq));
     if (lv.has_lo) {
-      const int c = compare_values(v, lv.lo);
+      const int c = CompareKey(*p.index, neq, v, lv.lo);
       if (c < 0 || (c == 0 && !p.lo_inclusive)) return false;
     } else if (v.is_null()) {
       return false;
@@ -203,7 +203,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
     }
     case Access::kScan:
       if (p.index != nullptr) {
-        if (!lv.index) lv.index.emplace(tree, p.index->root, DescFlags(*p.index, &lv.desc));
+        if (!lv.index) lv.index.emplace(tree, p.index->root, p.index->key_order());
         if (!p.covering && !lv.table) lv.table.emplace(tree, p.table->root);
         ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
         bool in_range;
@@ -359,7 +359,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         lv.key.push_back(Value::Null());
         op = SeekOp::kGT;
       }
-      if (!lv.index) lv.index.emplace(tree, ix.root, DescFlags(ix, &lv.desc));
+      if (!lv.index) lv.index.emplace(tree, ix.root, ix.key_order());
       if (!p.covering && !lv.table) lv.table.emplace(tree, t.root);
       if (lv.key.empty()) {
         ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
@@ -502,12 +502,14 @@ Status CoreRun::Accumulate() {
   const size_t naggs = core_->aggs.size();
   const size_t ncap = core_->captures.size();
   group_keys_.Reset(static_cast<int>(nkey));
-  group_set_.emplace(RowIndexLess{&group_keys_, static_cast<int>(nkey)});
+  group_set_.emplace(
+      RowIndexLess{&group_keys_, static_cast<int>(nkey),
+                   core_->group_by_colls.empty() ? nullptr : core_->group_by_colls.data()});
   key_scratch_.resize(nkey);
   auto new_group = [&]() {
     groups_.emplace_back();
     for (const plan::AggSpec& spec : core_->aggs)
-      groups_.back().aggs.emplace_back(spec.kind, spec.distinct);
+      groups_.back().aggs.emplace_back(spec.kind, spec.distinct, spec.coll);
     groups_.back().captures.resize(ncap);
   };
   single_minmax_ = naggs == 1 && (core_->aggs[0].kind == func::AggregateKind::kMin ||
@@ -535,7 +537,8 @@ Status CoreRun::Accumulate() {
       }
     }
     Group& grp = groups_[g];
-    bool best_row = grp.aggs.empty() || !grp.seen_row;
+    const bool first_row = !grp.seen_row;
+    bool best_row = false;
     grp.seen_row = true;
     for (size_t a = 0; a < naggs; ++a) {
       const plan::AggSpec& spec = core_->aggs[a];
@@ -546,8 +549,10 @@ Status CoreRun::Accumulate() {
       grp.aggs[a].Step(args, nargs);
       best_row |= grp.aggs[a].last_step_was_best();
     }
-    // SQLite takes bare columns from the row that set a lone min()/max().
-    if (single_minmax_ && !best_row) continue;
+    // SQLite takes bare columns (and, under a NOCASE or RTRIM GROUP BY,
+    // the grouped column's spelling) from a group's first row, or from the
+    // row that set a lone min()/max().
+    if (!first_row && !(single_minmax_ && best_row)) continue;
     for (size_t c = 0; c < ncap; ++c) {
       Value v;
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(core_->captures[c], &v));

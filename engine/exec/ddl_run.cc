@@ -40,15 +40,7 @@ Status CheckNewName(const catalog::Schema& schema, const std::string& name, cons
 
 // Fills a new index from its table's rows.
 Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::IndexInfo& ix) {
-  std::unique_ptr<bool[]> desc_buf;
-  std::span<const bool> desc;
-  bool any = false;
-  for (bool d : ix.desc) any |= d;
-  if (any) {
-    desc_buf.reset(new bool[ix.desc.size()]);
-    for (size_t i = 0; i < ix.desc.size(); ++i) desc_buf[i] = ix.desc[i];
-    desc = {desc_buf.get(), ix.desc.size()};
-  }
+  const KeyOrder order = ix.key_order();
   BtCursor rows(&tree, t.root);
   std::optional<BtCursor> probe;
   RecordReader reader;
@@ -70,7 +62,7 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
       has_null |= key.back().is_null();
     }
     if (ix.unique && !has_null) {
-      if (!probe) probe.emplace(&tree, ix.root, desc);
+      if (!probe) probe.emplace(&tree, ix.root, order);
       bool exact = false;
       ENGINE_RETURN_IF_ERROR(
           probe->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
@@ -85,7 +77,7 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
     }
     key.push_back(Value::Integer(rowid));
     ENGINE_RETURN_IF_ERROR(
-        tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), desc));
+        tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), order));
     ENGINE_RETURN_IF_ERROR(rows.next());
   }
   return Status::OK();
@@ -105,6 +97,22 @@ Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::Create
     if (st.if_not_exists) return Status::OK();
   }
   ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "table", static_cast<int>(st.name_at)));
+  // Only the built-in collations exist: a column or key ordered by another
+  // could not be compared (sqlite3 refuses it here too).
+  auto known = [](const std::string& name) {
+    return name.empty() || func::CollationByName(name).has_value();
+  };
+  for (const sql::ColumnDef& cd : st.columns) {
+    if (!known(cd.collation))
+      return Status::SqlError("no such collation sequence: " + cd.collation);
+  }
+  for (const sql::TableConstraint& tc : st.constraints) {
+    for (const sql::IndexedColumn& ic : tc.columns) {
+      if (!known(ic.collation)) {
+        return Status::SqlError("no such collation sequence: " + ic.collation);
+      }
+    }
+  }
   ENGINE_ASSIGN_OR_RETURN(auto table, catalog::TableFromAst(st, ast));
   ENGINE_ASSIGN_OR_RETURN(table->root, tree.CreateTable());
   SchemaEntry e;
@@ -140,6 +148,11 @@ Status CreateIndex(BTree& tree, const catalog::Schema& schema, const sql::Create
   }
   ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "index"));
   if (st.where != sql::kNoExpr) return Status::NotSupported("partial indexes are not supported");
+  for (const sql::IndexedColumn& ic : st.columns) {
+    if (!ic.collation.empty() && !func::CollationByName(ic.collation)) {
+      return Status::SqlError("no such collation sequence: " + ic.collation);
+    }
+  }
   ENGINE_ASSIGN_OR_RETURN(auto ix, catalog::IndexFromAst(st, *t));
   ENGINE_ASSIGN_OR_RETURN(ix->root, tree.CreateIndex());
   ENGINE_RETURN_IF_ERROR(PopulateIndex(tree, *t, *ix));

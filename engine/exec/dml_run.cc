@@ -11,17 +11,7 @@ using sql::ConflictAction;
 
 DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
     : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
-  for (const catalog::IndexInfo* ix : table_->indexes) {
-    index_cur_.emplace_back();
-    bool any = false;
-    for (bool d : ix->desc) any |= d;
-    std::unique_ptr<bool[]> flags;
-    if (any) {
-      flags.reset(new bool[ix->desc.size()]);
-      for (size_t i = 0; i < ix->desc.size(); ++i) flags[i] = ix->desc[i];
-    }
-    index_desc_.push_back(std::move(flags));
-  }
+  index_cur_.resize(table_->indexes.size());
   if (dml->kind != plan::Dml::Kind::kInsert) {
     scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
   }
@@ -36,9 +26,7 @@ BtCursor& DmlRun::IndexCursor(size_t ix) {
   auto& c = index_cur_[ix];
   if (!c) {
     const catalog::IndexInfo* info = table_->indexes[ix];
-    std::span<const bool> desc;
-    if (index_desc_[ix]) desc = {index_desc_[ix].get(), info->desc.size()};
-    c.emplace(ctx_->tree(), info->root, desc);
+    c.emplace(ctx_->tree(), info->root, info->key_order());
   }
   return *c;
 }
@@ -88,11 +76,9 @@ const Value* DmlRun::BuildKey(size_t ix, const Value* vals, int64_t rowid) {
 Status DmlRun::InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   const Value* key = BuildKey(ix, vals, rowid);
   auto rec = builder_.Build(key, static_cast<int>(key_.size()));
-  std::span<const bool> desc;
-  if (index_desc_[ix]) desc = {index_desc_[ix].get(), table_->indexes[ix]->desc.size()};
   // A UNIQUE index's cursor still sits where the conflict probe ended,
   // which is where the key goes.
-  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, desc,
+  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, table_->indexes[ix]->key_order(),
                                    index_cur_[ix] ? &*index_cur_[ix] : nullptr);
 }
 
@@ -122,7 +108,12 @@ Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t row
     RecordReader r;
     ENGINE_RETURN_IF_ERROR(r.Parse(payload));
     for (int i = 0; i < n; ++i) {
-      if (compare_values(r.column(i), key[i]) != 0) return -1;
+      // Equal under the index's collation: 'a' and 'A' collide in a
+      // UNIQUE NOCASE index.
+      if (func::CompareCollated(r.column(i), key[i], info->keys[static_cast<size_t>(i)].coll) !=
+          0) {
+        return -1;
+      }
     }
     const int64_t other = r.column(n).as_int();
     if (other != self) return other;

@@ -53,7 +53,6 @@ class DmlRun {
   std::optional<BtCursor> table_cur_;
   BtCursor* row_cur_ = nullptr;  // on the row LoadRow read (the scan's or table_cur_)
   std::deque<std::optional<BtCursor>> index_cur_;
-  std::vector<std::unique_ptr<bool[]>> index_desc_;
   std::unique_ptr<CoreRun> scan_;
   RecordBuilder builder_;
   RecordReader reader_;

@@ -145,7 +145,7 @@ Status ExecContext::Eval(int32_t id, Value* out) {
       ENGINE_RETURN_IF_ERROR(Eval(n.b, &b));
       if (IsComparisonOp(op)) {
         func::ApplyComparisonAffinity(n.aff, &a, &b, *arena_);
-        *out = func::Compare(ToCompare(op), a, b);
+        *out = func::Compare(ToCompare(op), a, b, plan::CompareCollation(n));
         return Status::OK();
       }
       *out = func::EvalBinary(op, a, b, *arena_);
@@ -166,8 +166,9 @@ Status ExecContext::Eval(int32_t id, Value* out) {
       Value a1 = a, a2 = a;
       func::ApplyComparisonAffinity(n.aff, &a1, &lo, *arena_);
       func::ApplyComparisonAffinity(n.aff, &a2, &hi, *arena_);
-      const Value ge = func::Compare(func::CompareOp::kGe, a1, lo);
-      const Value le = func::Compare(func::CompareOp::kLe, a2, hi);
+      const Value ge = func::Compare(func::CompareOp::kGe, a1, lo, plan::CompareCollation(n));
+      const Value le =
+          func::Compare(func::CompareOp::kLe, a2, hi, static_cast<func::Collation>(n.sub));
       Value r = func::And(ge, le);
       if (n.flags & Node::kNegated) r = func::Not(r);
       *out = r;
@@ -233,7 +234,7 @@ Status ExecContext::EvalIn(const Node& n, Value* out) {
     // The left operand's affinity governs IN (SQLite's sqlite3ExprAffinity).
     const func::Affinity aff = func::ComparisonAffinity(n.aff, func::Affinity::kNone);
     func::ApplyComparisonAffinity(aff, &l, &x, *arena_);
-    if (compare_values(l, x) == 0) {
+    if (func::CompareCollated(l, x, plan::CompareCollation(n)) == 0) {
       *out = Value::Integer(negated ? 0 : 1);
       return Status::OK();
     }
@@ -246,6 +247,7 @@ Status ExecContext::EvalInSelect(const Node& n, Value* out) {
   Value a;
   ENGINE_RETURN_IF_ERROR(Eval(n.a, &a));
   const bool negated = (n.flags & Node::kNegated) != 0;
+  const func::Collation coll = plan::CompareCollation(n);
   const plan::Select& sel = prog_->selects[static_cast<size_t>(n.src)];
   auto& cache = caches_[static_cast<size_t>(n.src)];
   if (!cache) cache = std::make_unique<Cache>();
@@ -265,8 +267,9 @@ Status ExecContext::EvalInSelect(const Node& n, Value* out) {
         vals.push_back(v);
       }
     }
-    std::sort(vals.begin(), vals.end(),
-              [](const Value& x, const Value& y) { return compare_values(x, y) < 0; });
+    std::sort(vals.begin(), vals.end(), [coll](const Value& x, const Value& y) {
+      return func::CompareCollated(x, y, coll) < 0;
+    });
     // The values still point into the store's arena; write them back sorted.
     RowStore& store = rows;
     for (size_t i = 0; i < vals.size(); ++i) store.mutable_row(i)[0] = vals[i];
@@ -290,18 +293,18 @@ Status ExecContext::EvalInSelect(const Node& n, Value* out) {
   size_t lo = 0, hi = rows.size();
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (compare_values(rows.row(mid)[0], probe) < 0)
+    if (func::CompareCollated(rows.row(mid)[0], probe, coll) < 0)
       lo = mid + 1;
     else
       hi = mid;
   }
-  bool found = lo < rows.size() && compare_values(rows.row(lo)[0], probe) == 0;
+  bool found = lo < rows.size() && func::CompareCollated(rows.row(lo)[0], probe, coll) == 0;
   if (!found && n.aff != func::Affinity::kNone && n.aff != func::Affinity::kBlob) {
     // Affinity may also convert the subquery's values; check them one by one.
     for (size_t i = 0; i < rows.size() && !found; ++i) {
       Value l = a, r = rows.row(i)[0];
       func::ApplyComparisonAffinity(n.aff, &l, &r, *arena_);
-      found = compare_values(l, r) == 0;
+      found = func::CompareCollated(l, r, coll) == 0;
     }
   }
   if (found) {
@@ -351,8 +354,10 @@ Status ExecContext::EvalCase(const Node& n, Value* out) {
     ENGINE_RETURN_IF_ERROR(Eval(list[i], &w));
     bool hit;
     if (n.a >= 0) {
-      Value l = base;
-      hit = func::TruthValue(func::Compare(func::CompareOp::kEq, l, w)) == 1;
+      const func::Collation coll = n.col >= 0
+                                       ? prog_->case_collations[static_cast<size_t>(n.col)][i / 2]
+                                       : plan::CompareCollation(n);
+      hit = func::TruthValue(func::Compare(func::CompareOp::kEq, base, w, coll)) == 1;
     } else {
       hit = func::TruthValue(w) == 1;
     }
@@ -375,6 +380,9 @@ Status ExecContext::EvalFunction(const Node& n, Value* out) {
     ENGINE_RETURN_IF_ERROR(Eval(prog_->lists[n.list + i], &args[i]));
   }
   const func::ScalarFunction& fn = func::ScalarFunctionsBegin()[n.col];
+  if (n.flags & Node::kCmpMask) {
+    return fn.collated(args, static_cast<int>(n.nlist), plan::CompareCollation(n), *arena_, out);
+  }
   return fn.fn(args, static_cast<int>(n.nlist), *arena_, out);
 }
 

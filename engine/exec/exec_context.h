@@ -22,12 +22,15 @@
 
 namespace engine::exec {
 
-// Orders row indices of a RowStore by the rows' first n columns.
+// Orders row indices of a RowStore by the rows' first n columns, each under
+// its collation (GROUP BY terms, DISTINCT and compound columns: rows equal
+// under them are one row).
 struct RowIndexLess {
   const RowStore* store = nullptr;
   int n = 0;
+  const func::Collation* colls = nullptr;  // n of them, or null: all BINARY
   bool operator()(size_t a, size_t b) const {
-    return CompareRows(store->row(a), store->row(b), n) < 0;
+    return CompareRows(store->row(a), store->row(b), n, colls) < 0;
   }
 };
 using RowSet = std::set<size_t, RowIndexLess>;
@@ -62,9 +65,8 @@ struct LevelRun {
   bool exact = false;  // the rowid seek's keys were integers: residual filters suffice
   size_t pos = 0;      // materialised sources
   RowStore rows;
-  uint64_t generation = 0;       // execution whose rows `rows` holds
-  RecordReader ikey;             // index entry of a non-covering index walk
-  std::unique_ptr<bool[]> desc;  // the index's DESC flags, as BtCursor takes them
+  uint64_t generation = 0;  // execution whose rows `rows` holds
+  RecordReader ikey;        // index entry of a non-covering index walk
 };
 
 class CoreRun {
@@ -147,6 +149,8 @@ class SelectRun {
   std::vector<uint32_t> order_;
   size_t pos_ = 0;
   RowStore set_rows_;  // compound UNION / INTERSECT / EXCEPT
+  // The compound's column collations when one is not BINARY, else empty.
+  std::vector<func::Collation> set_colls_;
   func::ValueArena arena_{1024};
   friend class CoreRun;
 };

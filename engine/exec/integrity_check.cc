@@ -17,21 +17,6 @@
 namespace engine::exec {
 namespace {
 
-// IndexInfo keeps its directions in a vector<bool>, which is not
-// contiguous; cursors and comparisons take a span.
-class DescFlags {
- public:
-  explicit DescFlags(const std::vector<bool>& desc)
-      : flags_(new bool[desc.size()]), n_(desc.size()) {
-    for (size_t i = 0; i < n_; ++i) flags_[i] = desc[i];
-  }
-  std::span<const bool> span() const { return {flags_.get(), n_}; }
-
- private:
-  std::unique_ptr<bool[]> flags_;
-  size_t n_;
-};
-
 std::string Format(const char* fmt, auto... args) {
   char buf[256];
   std::snprintf(buf, sizeof buf, fmt, args...);
@@ -259,7 +244,7 @@ class ContentChecker {
     }
     std::vector<std::unique_ptr<BtCursor>> seekers;
     for (const catalog::IndexInfo* ix : indexes) {
-      seekers.push_back(std::make_unique<BtCursor>(&tree_, ix->root, DescFlags(ix->desc).span()));
+      seekers.push_back(std::make_unique<BtCursor>(&tree_, ix->root, ix->key_order()));
     }
     BtCursor rows(&tree_, t.root);
     RecordReader reader;
@@ -285,9 +270,6 @@ class ContentChecker {
       }
       for (size_t i = 0; i < indexes.size(); ++i) {
         const catalog::IndexInfo& ix = *indexes[i];
-        // An index with another collation is ordered by it; a BINARY seek
-        // would miss its entries. Its count is still checked.
-        if (!ix.binary_collation) continue;
         key.clear();
         for (int col : ix.columns) {
           key.push_back(col == t.rowid_alias ? Value::Integer(rowid) : reader.column(col));
@@ -320,8 +302,8 @@ class ContentChecker {
 
   // Counts the entries and checks that each follows the one before.
   Status CheckIndex(const catalog::IndexInfo& ix, int64_t nrow) {
-    const DescFlags desc(ix.desc);
-    BtCursor c(&tree_, ix.root, desc.span());
+    const KeyOrder order = ix.key_order();
+    BtCursor c(&tree_, ix.root, order);
     const int ncols = static_cast<int>(ix.columns.size());
     std::vector<uint8_t> prev;
     RecordReader prev_reader;
@@ -333,11 +315,10 @@ class ContentChecker {
     for (; st.ok() && c.valid(); st = c.next()) {
       std::span<const uint8_t> payload;
       ENGINE_RETURN_IF_ERROR(c.payload(&payload));
-      if (n > 0 && ix.binary_collation) {
+      if (n > 0) {
         int cmp = 0;
         ENGINE_RETURN_IF_ERROR(compare_record(payload.data(), payload.size(), prev_key.data(),
-                                              static_cast<int>(prev_key.size()), desc.span(),
-                                              &cmp));
+                                              static_cast<int>(prev_key.size()), order, &cmp));
         if (cmp <= 0 && !order_reported) {
           Append("index " + ix.name + " entry " + std::to_string(n + 1) + " out of order");
           order_reported = true;
@@ -349,7 +330,7 @@ class ContentChecker {
           }
           ENGINE_RETURN_IF_ERROR(compare_record(payload.data(), payload.size(), prev_key.data(),
                                                 std::min(ncols, static_cast<int>(prev_key.size())),
-                                                desc.span(), &cmp));
+                                                order, &cmp));
           if (cmp == 0 && !has_null) {
             Append("non-unique entry in index " + ix.name);
             unique_reported = true;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/func/collation.h"
 #include "engine/func/value_arena.h"
 #include "engine/value.h"
 
@@ -40,10 +41,13 @@ class RowStore {
   func::ValueArena arena_{4096};
 };
 
-// Compares rows over their first n columns with SQLite's BINARY ordering.
-inline int CompareRows(const Value* a, const Value* b, int n) {
+// Compares rows over their first n columns, column i under colls[i] (all
+// BINARY when colls is null).
+inline int CompareRows(const Value* a, const Value* b, int n,
+                       const func::Collation* colls = nullptr) {
   for (int i = 0; i < n; ++i) {
-    const int c = compare_values(a[i], b[i]);
+    const int c =
+        colls == nullptr ? compare_values(a[i], b[i]) : func::CompareCollated(a[i], b[i], colls[i]);
     if (c != 0) return c;
   }
   return 0;

@@ -33,6 +33,12 @@ SelectRun::SelectRun(ExecContext* ctx, int select_index)
   for (const plan::Core& core : sel_->cores) {
     cores_.push_back(std::make_unique<CoreRun>(ctx, sel_, &core));
   }
+  for (const plan::CollationOf& c : sel_->collations) {
+    if (c.coll != func::Collation::kBinary) {
+      for (const plan::CollationOf& k : sel_->collations) set_colls_.push_back(k.coll);
+      break;
+    }
+  }
 }
 
 void SelectRun::Close() {
@@ -96,19 +102,25 @@ Status SelectRun::Fill() {
       }
       continue;
     }
-    // Distinct left side, then merge the right side into it. Of equal rows
-    // (1 and 1.0) the later one is kept, as SQLite's ephemeral indexes do.
-    auto upsert = [](RowSet& set, size_t idx) {
+    // Distinct left side, then merge the right side into it. Which of
+    // equal rows (1 and 1.0; 'a' and 'A' under NOCASE) stands for them is
+    // SQLite's: within one side the later one (its ephemeral index replaces
+    // an equal key), or under ORDER BY the first (its sorted merge keeps the
+    // first of a run); across the sides UNION's right one, INTERSECT's and
+    // EXCEPT's left one.
+    const bool keep_first = !sel_->order.empty();
+    auto upsert = [keep_first](RowSet& set, size_t idx) {
       auto [it, inserted] = set.insert(idx);
-      if (!inserted) {
+      if (!inserted && !keep_first) {
         set.erase(it);
         set.insert(idx);
       }
     };
-    RowSet left{RowIndexLess{&store_, vis}};
+    const func::Collation* colls = set_colls_.empty() ? nullptr : set_colls_.data();
+    RowSet left{RowIndexLess{&store_, vis, colls}};
     for (size_t r = 0; r < store_.size(); ++r) upsert(left, r);
     set_rows_.Reset(vis);
-    RowSet right{RowIndexLess{&set_rows_, vis}};
+    RowSet right{RowIndexLess{&set_rows_, vis, colls}};
     ENGINE_RETURN_IF_ERROR(cores_[i]->Open());
     for (;;) {
       arena_.Reset();
@@ -128,7 +140,7 @@ Status SelectRun::Fill() {
       else if (rit == right.end())
         c = -1;
       else
-        c = CompareRows(store_.row(*lit), set_rows_.row(*rit), vis);
+        c = CompareRows(store_.row(*lit), set_rows_.row(*rit), vis, colls);
       if (c < 0) {
         if (op != sql::CompoundOp::kIntersect) merged.Add(store_.row(*lit));
         ++lit;
@@ -136,7 +148,8 @@ Status SelectRun::Fill() {
         if (op == sql::CompoundOp::kUnion) merged.Add(set_rows_.row(*rit));
         ++rit;
       } else {
-        if (op != sql::CompoundOp::kExcept) merged.Add(set_rows_.row(*rit));
+        if (op == sql::CompoundOp::kUnion) merged.Add(set_rows_.row(*rit));
+        if (op == sql::CompoundOp::kIntersect) merged.Add(store_.row(*lit));
         ++lit;
         ++rit;
       }

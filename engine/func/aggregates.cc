@@ -41,7 +41,7 @@ std::optional<AggregateKind> FindAggregate(std::string_view name, int n, bool st
   return std::nullopt;
 }
 
-bool DistinctSet::Insert(const Value& v) {
+bool DistinctSet::Insert(const Value& v, Collation coll) {
   // One key per equivalence class: numbers that are equal share a key
   // whether INTEGER or REAL, so 1 and 1.0 are one value as in SQLite.
   key_.clear();
@@ -64,10 +64,23 @@ bool DistinctSet::Insert(const Value& v) {
       }
       break;
     }
-    case ValueType::kText:
+    case ValueType::kText: {
+      // The key is the text as the collation sees it: texts equal under it
+      // share one.
       key_.push_back('t');
-      key_.append(v.as_text());
+      std::string_view t = v.as_text();
+      if (coll == Collation::kRtrim) {
+        while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+      }
+      const size_t at = key_.size();
+      key_.append(t);
+      if (coll == Collation::kNoCase) {
+        for (size_t i = at; i < key_.size(); ++i) {
+          if (key_[i] >= 'A' && key_[i] <= 'Z') key_[i] = static_cast<char>(key_[i] + 32);
+        }
+      }
       break;
+    }
     case ValueType::kBlob:
       key_.push_back('b');
       key_.append(v.as_text());
@@ -103,7 +116,7 @@ void Aggregate::Step(const Value* args, int n) {
   }
   if (n < 1 || args[0].is_null()) return;
   const Value& v = args[0];
-  if (distinct_ && !seen_.Insert(v)) return;
+  if (distinct_ && !seen_.Insert(v, collation_)) return;
   switch (kind_) {
     case AggregateKind::kCountStar:
     case AggregateKind::kCount:

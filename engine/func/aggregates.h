@@ -35,12 +35,12 @@ enum class AggregateKind : uint8_t {
 std::optional<AggregateKind> FindAggregate(std::string_view name, int n, bool star = false);
 
 // The values an aggregate has already seen, compared the way SQLite's
-// DISTINCT compares them (1 and 1.0 are the same value). Insert() copies
-// the value's bytes.
+// DISTINCT compares them (1 and 1.0 are the same value; TEXT under the
+// argument's collation). Insert() copies the value's bytes.
 class DistinctSet {
  public:
   // True when v had not been seen since the last Reset().
-  bool Insert(const Value& v);
+  bool Insert(const Value& v, Collation coll = Collation::kBinary);
   void Reset() { seen_.clear(); }
   size_t size() const { return seen_.size(); }
 

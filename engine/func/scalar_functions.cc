@@ -62,9 +62,13 @@ Status Coalesce(const Value* a, int n, ValueArena&, Value* out) {
   return Status::OK();
 }
 
-Status NullIf(const Value* a, int, ValueArena&, Value* out) {
-  *out = compare_values(a[0], a[1]) != 0 ? a[0] : Value::Null();
+Status NullIfCollated(const Value* a, int, Collation coll, ValueArena&, Value* out) {
+  *out = CompareCollated(a[0], a[1], coll) != 0 ? a[0] : Value::Null();
   return Status::OK();
+}
+
+Status NullIf(const Value* a, int n, ValueArena& arena, Value* out) {
+  return NullIfCollated(a, n, Collation::kBinary, arena, out);
 }
 
 Status Iif(const Value* a, int, ValueArena&, Value* out) {
@@ -346,17 +350,22 @@ Status Round(const Value* a, int n, ValueArena&, Value* out) {
 }
 
 template <bool kMax>
-Status MinMax(const Value* a, int n, ValueArena&, Value* out) {
+Status MinMaxCollated(const Value* a, int n, Collation coll, ValueArena&, Value* out) {
   *out = Value::Null();
   int best = 0;
   if (a[0].is_null()) return Status::OK();
   for (int i = 1; i < n; i++) {
     if (a[i].is_null()) return Status::OK();
-    const int c = compare_values(a[best], a[i]);
+    const int c = CompareCollated(a[best], a[i], coll);
     if (kMax ? c < 0 : c >= 0) best = i;
   }
   *out = a[best];
   return Status::OK();
+}
+
+template <bool kMax>
+Status MinMax(const Value* a, int n, ValueArena& arena, Value* out) {
+  return MinMaxCollated<kMax>(a, n, Collation::kBinary, arena, out);
 }
 
 void AppendQuotedText(std::string_view s, std::string* out) {
@@ -539,10 +548,10 @@ constexpr ScalarFunction kFunctions[] = {
     {"log2", 1, 1, math::Log2},
     {"lower", 1, 1, ChangeCase<false>},
     {"ltrim", 1, 2, Trim<1>},
-    {"max", 2, -1, MinMax<true>},
-    {"min", 2, -1, MinMax<false>},
+    {"max", 2, -1, MinMax<true>, MinMaxCollated<true>},
+    {"min", 2, -1, MinMax<false>, MinMaxCollated<false>},
     {"mod", 2, 2, math::Mod},
-    {"nullif", 2, 2, NullIf},
+    {"nullif", 2, 2, NullIf, NullIfCollated},
     {"pi", 0, 0, math::Pi},
     {"pow", 2, 2, math::Pow},
     {"power", 2, 2, math::Pow},

@@ -9,6 +9,7 @@
 
 #include <string_view>
 
+#include "engine/func/collation.h"
 #include "engine/func/value_arena.h"
 #include "engine/status.h"
 #include "engine/value.h"
@@ -18,12 +19,21 @@ namespace engine::func {
 // Evaluates f(args[0..n)) into *out. Errors carry SQLite's message
 // ("integer overflow", "string or blob too big", ...).
 using ScalarFn = Status (*)(const Value* args, int n, ValueArena& arena, Value* out);
+// The same for a function that compares its arguments, under a collation.
+using CollatedFn = Status (*)(const Value* args, int n, Collation coll, ValueArena& arena,
+                              Value* out);
 
 struct ScalarFunction {
+  constexpr ScalarFunction(std::string_view n, int lo, int hi, ScalarFn f, CollatedFn c = nullptr)
+      : name(n), min_args(lo), max_args(hi), fn(f), collated(c) {}
+
   std::string_view name;  // lower case
   int min_args;
   int max_args;  // -1: no upper bound
   ScalarFn fn;
+  // Set for the functions that compare TEXT arguments (min, max, nullif:
+  // SQLite's SQLITE_FUNC_NEEDCOLL); `fn` is this under BINARY.
+  CollatedFn collated = nullptr;
 };
 
 // The function `name` (any letter case) accepting n arguments, or nullptr.

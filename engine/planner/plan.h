@@ -30,21 +30,28 @@ enum class Op : uint8_t {
   kUnary,     // sub: sql::UnaryOp; a
   kBinary,    // sub: sql::BinaryOp; a, b; aff: comparison affinity
   kIsNull,    // a; kNegated
-  kBetween,   // a BETWEEN b AND c; kNegated; aff
+  kBetween,   // a BETWEEN b AND c; kNegated; aff; kCmp* flags: a >= b's collation, sub: a <= c's
   kLike,      // sub: sql::LikeOp; a LIKE b [ESCAPE c]; kNegated
-  kInList,    // a IN (list); kNegated; aff
-  kInSelect,  // a IN (subquery col); kNegated
+  kInList,    // a IN (list); kNegated; aff; kCmp*
+  kInSelect,  // a IN (subquery col); kNegated; kCmp*
   kExists,    // subquery col
   kScalar,    // subquery col
-  kCase,      // [a] list of (when, then) pairs [ELSE b]
+  // [a] list of (when, then) pairs [ELSE b]; with a, kCmp* (every WHEN's
+  // collation), or col >= 0: Program::case_collations[col] holds one per WHEN
+  kCase,
   kCast,      // a AS aff
-  kFunction,  // col: index into func's scalar function table; list of arguments
+  kFunction,  // col: index into func's scalar function table; list of arguments; kCmp*
 };
 
 struct Node {
-  // kCollNoCase / kCollRtrim: the collation the node carries into ORDER BY
-  // (SQLite's sqlite3ExprCollSeq), from COLLATE (kCollExplicit) or from a
-  // column's definition. Evaluation ignores them.
+  // kCollNoCase / kCollRtrim: the collation the node carries into
+  // comparisons, ORDER BY, GROUP BY... (SQLite's sqlite3ExprCollSeq), from
+  // COLLATE (kCollExplicit) or from a column's definition.
+  // kCmpNoCase / kCmpRtrim: the collation a comparing node (a comparison,
+  // BETWEEN, IN, CASE x WHEN, min()/max()/nullif()) compares TEXT under,
+  // chosen from its operands by the planner as SQLite's
+  // sqlite3BinaryCompareCollSeq chooses; kept apart from kColl*, which
+  // describe the node's own result.
   enum Flags : uint8_t {
     kNegated = 1,
     kRealColumn = 2,
@@ -52,6 +59,13 @@ struct Node {
     kCollRtrim = 8,
     kCollExplicit = 16,
     kCollMask = kCollNoCase | kCollRtrim | kCollExplicit,
+    kCmpNoCase = 32,
+    kCmpRtrim = 64,
+    kCmpMask = kCmpNoCase | kCmpRtrim,
+    // A table's rowid (kColumn, or its kGroupCol capture): unlike other
+    // columns it has no collation, so a compound's column takes the next
+    // core's, as in SQLite.
+    kRowid = 128,
   };
   Op op = Op::kConst;
   uint8_t sub = 0;
@@ -67,8 +81,9 @@ struct Node {
 struct AggSpec {
   func::AggregateKind kind = func::AggregateKind::kCount;
   bool distinct = false;
-  int32_t arg = -1;   // node
-  int32_t arg2 = -1;  // group_concat separator
+  func::Collation coll = func::Collation::kBinary;  // min()/max() and DISTINCT compare under it
+  int32_t arg = -1;                                 // node
+  int32_t arg2 = -1;                                // group_concat separator
 };
 
 enum class Access : uint8_t {
@@ -115,12 +130,14 @@ struct Core {
   std::vector<int32_t> constant_filters;  // refer to no source of this core
   std::vector<int32_t> results;           // visible + hidden sort columns
   bool aggregate = false;
-  std::vector<int32_t> group_by;  // normal nodes
-  int32_t having = -1;            // aggregate-mode node
+  std::vector<int32_t> group_by;                // normal nodes
+  std::vector<func::Collation> group_by_colls;  // each term's: groups are equal under them
+  int32_t having = -1;                          // aggregate-mode node
   std::vector<AggSpec> aggs;
   std::vector<int32_t> captures;  // normal nodes whose values a group keeps
   bool distinct = false;
-  bool values = false;  // a VALUES core: rows of constants
+  std::vector<func::Collation> distinct_colls;  // each result column's, for DISTINCT
+  bool values = false;                          // a VALUES core: rows of constants
   std::vector<std::vector<int32_t>> value_rows;
 };
 
@@ -143,6 +160,25 @@ inline uint8_t CollationFlags(func::Collation c) {
   return 0;
 }
 
+// The kCmp* bits for comparing under `c`, and back.
+inline uint8_t CompareFlags(func::Collation c) {
+  return static_cast<uint8_t>(CollationFlags(c) << 3);
+}
+inline func::Collation CompareCollation(const Node& n) {
+  if (n.flags & Node::kCmpNoCase) return func::Collation::kNoCase;
+  if (n.flags & Node::kCmpRtrim) return func::Collation::kRtrim;
+  return func::Collation::kBinary;
+}
+
+// An expression's collation as SQLite's sqlite3ExprCollSeq finds it: none
+// (no column and no COLLATE in the way), a column's own, or an explicit
+// COLLATE, which takes precedence when two operands disagree.
+struct CollationOf {
+  enum class Source : uint8_t { kNone, kColumn, kExplicit };
+  func::Collation coll = func::Collation::kBinary;
+  Source source = Source::kNone;
+};
+
 struct Select {
   std::vector<Core> cores;
   std::vector<sql::CompoundOp> ops;
@@ -153,6 +189,10 @@ struct Select {
   int width = 0;  // visible + hidden
   std::vector<std::string> names;
   std::vector<Affinity> affinities;  // of each visible column, for views and IN
+  // Of each visible column: the leftmost core's that has one (SQLite's
+  // multiSelectCollSeq). Compound sets compare under them; a view's or FROM
+  // subquery's column carries it as a column's own.
+  std::vector<CollationOf> collations;
   std::vector<std::string> aliases;  // AS names ("" when none), for ORDER BY
   bool correlated = false;           // refers to a source of an enclosing query
   std::vector<int> outer_refs;       // sources of enclosing queries it reads
@@ -189,6 +229,8 @@ struct Program {
       selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
   int source_count = 0;
   int parameter_count = 0;
+  // Per-WHEN collations of the CASE nodes whose WHENs disagree (kCase col).
+  std::vector<std::vector<func::Collation>> case_collations;
   std::unique_ptr<Dml> dml;
 
   const Node& node(int32_t i) const { return nodes[static_cast<size_t>(i)]; }

@@ -1,6 +1,7 @@
 #include "engine/planner/planner.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "engine/func/scalar_functions.h"
@@ -96,7 +97,7 @@ bool Planner::HasExplicitCollation(int32_t id) const {
   return false;
 }
 
-func::Collation Planner::ExprCollation(int32_t id) const {
+CollationOf Planner::ExprCollationOf(int32_t id) const {
   auto of = [](const Node& n) {
     if (n.flags & Node::kCollNoCase) return func::Collation::kNoCase;
     if (n.flags & Node::kCollRtrim) return func::Collation::kRtrim;
@@ -104,8 +105,12 @@ func::Collation Planner::ExprCollation(int32_t id) const {
   };
   while (id >= 0) {
     const Node& n = prog_->node(id);
-    if ((n.flags & Node::kCollExplicit) || n.op == Op::kColumn || n.op == Op::kGroupCol) {
-      return of(n);
+    if (n.flags & Node::kCollExplicit) return {of(n), CollationOf::Source::kExplicit};
+    // A column always has one, BINARY unless defined otherwise; the rowid
+    // has none.
+    if (n.op == Op::kColumn || n.op == Op::kGroupCol) {
+      if (n.flags & Node::kRowid) return {};
+      return {of(n), CollationOf::Source::kColumn};
     }
     if (n.op == Op::kCast ||
         (n.op == Op::kUnary && static_cast<sql::UnaryOp>(n.sub) == sql::UnaryOp::kPlus)) {
@@ -122,6 +127,49 @@ func::Collation Planner::ExprCollation(int32_t id) const {
       if (HasExplicitCollation(prog_->lists[n.list + i])) next = prog_->lists[n.list + i];
     }
     id = next;
+  }
+  return {};
+}
+
+func::Collation Planner::ExprCollation(int32_t id) const { return ExprCollationOf(id).coll; }
+
+bool Planner::IsConstant(int32_t id) const {
+  const Node& n = prog_->node(id);
+  switch (n.op) {
+    case Op::kColumn:
+    case Op::kGroupCol:
+    case Op::kAggRef:
+    case Op::kInSelect:
+    case Op::kExists:
+    case Op::kScalar:
+      return false;
+    default:
+      break;
+  }
+  for (int32_t child : {n.a, n.b, n.c}) {
+    if (child >= 0 && !IsConstant(child)) return false;
+  }
+  for (uint32_t i = 0; i < n.nlist; ++i) {
+    if (!IsConstant(prog_->lists[n.list + i])) return false;
+  }
+  return true;
+}
+
+func::Collation PickCompareCollation(const CollationOf& left, const CollationOf& right) {
+  if (left.source == CollationOf::Source::kExplicit) return left.coll;
+  if (right.source == CollationOf::Source::kExplicit) return right.coll;
+  if (left.source != CollationOf::Source::kNone) return left.coll;
+  return right.coll;
+}
+
+func::Collation Planner::ComparisonCollation(int32_t left, int32_t right) const {
+  return PickCompareCollation(ExprCollationOf(left), ExprCollationOf(right));
+}
+
+func::Collation Planner::FirstArgumentCollation(const int32_t* args, size_t n) const {
+  for (size_t i = 0; i < n; ++i) {
+    const CollationOf c = ExprCollationOf(args[i]);
+    if (c.source != CollationOf::Source::kNone) return c.coll;
   }
   return func::Collation::kBinary;
 }
@@ -196,11 +244,15 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
     if (found->table != nullptr) {
       n.aff =
           col < 0 ? Affinity::kInteger : found->table->columns[static_cast<size_t>(col)].affinity;
+      if (col < 0) n.flags |= Node::kRowid;
       if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
       if (col >= 0)
         n.flags |= CollationFlags(found->table->columns[static_cast<size_t>(col)].collation);
     } else if (col >= 0 && static_cast<size_t>(col) < found->affinities.size()) {
       n.aff = found->affinities[static_cast<size_t>(col)];
+      if (static_cast<size_t>(col) < found->collations.size()) {
+        n.flags |= CollationFlags(found->collations[static_cast<size_t>(col)]);
+      }
     }
     MarkUsed(found->src, col);
     int32_t id = AddNode(n);
@@ -299,6 +351,8 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
     if (!b.ok()) return b.status();
     spec.arg = *a;
     spec.arg2 = *b;
+    // min()/max() and DISTINCT compare under the argument's collation.
+    if (spec.arg >= 0) spec.coll = ExprCollation(spec.arg);
     Core* core = agg_scope->agg_core;
     core->aggs.push_back(spec);
     Node n;
@@ -326,6 +380,11 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
   Node n;
   n.op = Op::kFunction;
   n.col = id;
+  // min(), max() and nullif() compare under their first argument's
+  // collation that has one (SQLite's SQLITE_FUNC_NEEDCOLL).
+  if (fn->collated != nullptr) {
+    n.flags |= CompareFlags(FirstArgumentCollation(compiled.data(), compiled.size()));
+  }
   n.list = static_cast<uint32_t>(prog_->lists.size());
   n.nlist = static_cast<uint32_t>(compiled.size());
   prog_->lists.insert(prog_->lists.end(), compiled.begin(), compiled.end());
@@ -364,6 +423,10 @@ Result<int32_t> Planner::CompileSubquery(const sql::Ast& ast, const sql::Expr& e
     const Select& s = prog_->selects[static_cast<size_t>(sel)];
     n.aff = ComparisonAffinity(ExprAffinity(n.a),
                                s.affinities.empty() ? Affinity::kNone : s.affinities[0]);
+    // The probe compares under the pair's collation, the subquery's column
+    // standing in as the right operand.
+    n.flags |= CompareFlags(PickCompareCollation(
+        ExprCollationOf(n.a), s.collations.empty() ? CollationOf{} : s.collations[0]));
   }
   return AddNode(n);
 }
@@ -406,8 +469,10 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       n.sub = e.op;
       ENGINE_ASSIGN_OR_RETURN(n.a, Compile(ast, e.left, scope));
       ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
-      if (IsComparison(e.binary_op()))
+      if (IsComparison(e.binary_op())) {
         n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
+        n.flags |= CompareFlags(ComparisonCollation(n.a, n.b));
+      }
       return AddNode(n);
     }
     case sql::ExprKind::kIsNull: {
@@ -423,6 +488,9 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       ENGINE_ASSIGN_OR_RETURN(n.b, Compile(ast, e.right, scope));
       ENGINE_ASSIGN_OR_RETURN(n.c, Compile(ast, e.third, scope));
       n.aff = ComparisonAffinity(ExprAffinity(n.a), ExprAffinity(n.b));
+      // a >= b and a <= c, each under its own pair's collation.
+      n.flags |= CompareFlags(ComparisonCollation(n.a, n.b));
+      n.sub = static_cast<uint8_t>(ComparisonCollation(n.a, n.c));
       return AddNode(n);
     }
     case sql::ExprKind::kLike: {
@@ -451,6 +519,13 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
         items.push_back(c);
       }
       n.aff = ExprAffinity(n.a);
+      // IN compares under the left operand's collation alone (SQLite's
+      // sqlite3ExprCodeIN): a COLLATE on a list item does not count. But
+      // SQLite's parser turns `x IN (constant)` into `x = constant`, whose
+      // collation is the pair's.
+      n.flags |= CompareFlags(items.size() == 1 && IsConstant(items[0])
+                                  ? ComparisonCollation(n.a, items[0])
+                                  : ExprCollation(n.a));
       n.list = static_cast<uint32_t>(prog_->lists.size());
       n.nlist = static_cast<uint32_t>(items.size());
       prog_->lists.insert(prog_->lists.end(), items.begin(), items.end());
@@ -474,6 +549,20 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
         ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, l[i], scope));
         items.push_back(c);
       }
+      if (n.a >= 0) {
+        // CASE x WHEN w compares as x = w: each WHEN under its pair's
+        // collation, which differ only when x has none of its own.
+        std::vector<func::Collation> colls;
+        for (size_t i = 0; i + 1 < items.size(); i += 2) {
+          colls.push_back(ComparisonCollation(n.a, items[i]));
+        }
+        if (std::adjacent_find(colls.begin(), colls.end(), std::not_equal_to<>()) != colls.end()) {
+          n.col = static_cast<int32_t>(prog_->case_collations.size());
+          prog_->case_collations.push_back(std::move(colls));
+        } else if (!colls.empty()) {
+          n.flags |= CompareFlags(colls[0]);
+        }
+      }
       n.list = static_cast<uint32_t>(prog_->lists.size());
       n.nlist = static_cast<uint32_t>(items.size());
       prog_->lists.insert(prog_->lists.end(), items.begin(), items.end());
@@ -490,7 +579,7 @@ Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scop
       const std::optional<func::Collation> coll = func::CollationByName(name);
       if (!coll) return Status::SqlError("no such collation sequence: " + std::string(name));
       // No node of its own: the operand carries the collation (the outermost
-      // COLLATE wins), which only ORDER BY reads so far.
+      // COLLATE wins) into the comparisons, sorts and sets that use it.
       ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, e.left, scope));
       Node& operand = prog_->nodes[static_cast<size_t>(c)];
       operand.flags = static_cast<uint8_t>((operand.flags & ~Node::kCollMask) |

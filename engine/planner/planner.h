@@ -23,8 +23,9 @@ struct ScopeItem {
   const catalog::TableInfo* table = nullptr;  // null for subqueries and views
   std::vector<std::string> columns;           // subqueries and views
   std::vector<Affinity> affinities;
-  bool hidden_rowid = true;               // false for subqueries: no rowid
-  std::vector<std::string> using_hidden;  // USING / NATURAL columns owned by the left side
+  std::vector<func::Collation> collations;  // subqueries and views: each column's
+  bool hidden_rowid = true;                 // false for subqueries: no rowid
+  std::vector<std::string> using_hidden;    // USING / NATURAL columns owned by the left side
 };
 
 struct Scope {
@@ -35,6 +36,9 @@ struct Scope {
   // Aggregate mode: column references become captured group values.
   Core* agg_core = nullptr;
 };
+
+// SQLite's sqlite3BinaryCompareCollSeq on two operands' collations.
+func::Collation PickCompareCollation(const CollationOf& left, const CollationOf& right);
 
 class Planner {
  public:
@@ -59,7 +63,18 @@ class Planner {
   // The collation an expression sorts by (SQLite's sqlite3ExprCollSeq): an
   // explicit COLLATE, else a column's own, through CAST and unary plus.
   func::Collation ExprCollation(int32_t node) const;
+  // The same, saying whether it came from a column or an explicit COLLATE.
+  CollationOf ExprCollationOf(int32_t node) const;
   bool HasExplicitCollation(int32_t node) const;
+  // The collation `left <op> right` compares TEXT under (SQLite's
+  // sqlite3BinaryCompareCollSeq): an explicit COLLATE on the left, else on
+  // the right, else the left's column, else the right's, else BINARY.
+  func::Collation ComparisonCollation(int32_t left, int32_t right) const;
+  // Whether the node reads no column, group, aggregate or subquery
+  // (sqlite3ExprIsConstant, as far as the engine's nodes go).
+  bool IsConstant(int32_t node) const;
+  // The first argument's that has one, else BINARY (min(), max(), nullif()).
+  func::Collation FirstArgumentCollation(const int32_t* args, size_t n) const;
   // Splits a WHERE tree into AND-ed conjuncts.
   static void SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::ExprId>* out);
   // Chooses the access path of a single-table DML statement's target.

@@ -54,11 +54,15 @@ Result<int32_t> Planner::ColumnRef(const Scope* s, const ScopeItem& item, int co
   if (item.table != nullptr) {
     if (col >= 0 && col == item.table->rowid_alias) n.col = -1;
     n.aff = n.col < 0 ? Affinity::kInteger : item.table->columns[static_cast<size_t>(col)].affinity;
+    if (n.col < 0) n.flags |= Node::kRowid;
     if (n.aff == Affinity::kReal) n.flags |= Node::kRealColumn;
     if (n.col >= 0)
       n.flags |= CollationFlags(item.table->columns[static_cast<size_t>(col)].collation);
   } else if (col >= 0 && static_cast<size_t>(col) < item.affinities.size()) {
     n.aff = item.affinities[static_cast<size_t>(col)];
+    if (static_cast<size_t>(col) < item.collations.size()) {
+      n.flags |= CollationFlags(item.collations[static_cast<size_t>(col)]);
+    }
   }
   MarkUsed(item.src, n.col);
   const int32_t id = AddNode(n);
@@ -100,6 +104,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
     const Select& s = prog_->selects[static_cast<size_t>(sel)];
     item.columns = s.names;
     item.affinities = s.affinities;
+    for (const CollationOf& c : s.collations) item.collations.push_back(c.coll);
     item.hidden_rowid = false;
     level.subquery = sel;
     level.access = Access::kSubquery;
@@ -137,6 +142,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
                                 std::to_string(s.visible));
       }
       item.affinities = s.affinities;
+      for (const CollationOf& c : s.collations) item.collations.push_back(c.coll);
       item.hidden_rowid = false;
       item.name = ref.alias.empty() ? v->name : ref.alias;
       level.subquery = *sel;
@@ -316,6 +322,14 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
     ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, target, &bind->scope));
     core->group_by.push_back(c);
   }
+  // Groups are equal under each term's collation (SQLite's sorter KeyInfo);
+  // all BINARY keeps the list empty and the comparison on its fast path.
+  for (int32_t c : core->group_by) {
+    if (ExprCollation(c) != func::Collation::kBinary) {
+      for (int32_t g : core->group_by) core->group_by_colls.push_back(ExprCollation(g));
+      break;
+    }
+  }
   core->aggregate = aggregate;
   if (aggregate) bind->scope.agg_core = core;
   // Result columns.
@@ -410,6 +424,26 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
     }
   }
   const bool compound = s.cores.size() > 1;
+  // Each column's collation: the leftmost core's that has one.
+  out->collations.assign(static_cast<size_t>(out->visible), CollationOf{});
+  for (const Core& core : out->cores) {
+    for (size_t i = 0; i < out->collations.size(); ++i) {
+      if (out->collations[i].source != CollationOf::Source::kNone) continue;
+      const int32_t node = core.values ? core.value_rows[0][i] : core.results[i];
+      out->collations[i] = ExprCollationOf(node);
+    }
+  }
+  for (Core& core : out->cores) {
+    if (!core.distinct) continue;
+    for (size_t i = 0; i < out->collations.size(); ++i) {
+      if (ExprCollation(core.results[i]) != func::Collation::kBinary) {
+        for (size_t j = 0; j < out->collations.size(); ++j) {
+          core.distinct_colls.push_back(ExprCollation(core.results[j]));
+        }
+        break;
+      }
+    }
+  }
   std::vector<int32_t> order_nodes;
   for (size_t k = 0; k < s.order_by.size(); ++k) {
     const sql::OrderingTerm& term = s.order_by[k];
@@ -462,7 +496,10 @@ Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Sco
     } else {
       order_nodes.push_back(out->cores[0].results[static_cast<size_t>(col)]);
     }
-    const func::Collation coll = explicit_coll ? *explicit_coll : ExprCollation(order_nodes.back());
+    // A compound's result column sorts by the compound's collation.
+    const func::Collation coll = explicit_coll ? *explicit_coll
+                                 : compound    ? out->collations[static_cast<size_t>(col)].coll
+                                               : ExprCollation(order_nodes.back());
     out->order.push_back({col, term.order == sql::SortOrder::kDesc, coll});
   }
   out->width = static_cast<int>(out->cores[0].results.size());
@@ -578,6 +615,7 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
     bool inclusive;
     Affinity aff;
     int32_t conjunct;
+    func::Collation coll;  // the comparison's: only an index column in it can seek
   };
   std::vector<Cand> cands;
   const catalog::TableInfo* t = level->table;
@@ -619,9 +657,10 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
           break;
       }
       if (kind < 0) continue;
+      const func::Collation coll = CompareCollation(n);
       int col = column_of(n.a, n.aff);
       if (col >= -1 && usable(n.b)) {
-        cands.push_back({col, kind, n.b, incl, n.aff, c});
+        cands.push_back({col, kind, n.b, incl, n.aff, c, coll});
         continue;
       }
       col = column_of(n.b, n.aff);
@@ -631,22 +670,29 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
           kind = 2;
         else if (kind == 2)
           kind = 1;
-        cands.push_back({col, kind, n.a, incl, n.aff, c});
+        cands.push_back({col, kind, n.a, incl, n.aff, c, coll});
       }
       (void)flip_lower;
     } else if (n.op == Op::kBetween && !(n.flags & Node::kNegated)) {
       const int col = column_of(n.a, n.aff);
       if (col >= -1 && usable(n.b) && usable(n.c)) {
-        cands.push_back({col, 1, n.b, true, n.aff, c});
-        cands.push_back({col, 2, n.c, true, n.aff, c});
+        cands.push_back({col, 1, n.b, true, n.aff, c, CompareCollation(n)});
+        cands.push_back({col, 2, n.c, true, n.aff, c, static_cast<func::Collation>(n.sub)});
       }
     }
   }
-  auto find = [&](int col, int kind) -> const Cand* {
+  // A candidate on `col`: for the rowid (an integer, which no collation
+  // changes) any; for an index column, one comparing under its collation,
+  // or the seek would not find what the comparison matches.
+  auto find = [&](int col, int kind,
+                  std::optional<func::Collation> coll = std::nullopt) -> const Cand* {
     for (const Cand& c : cands) {
-      if (c.col == col && c.kind == kind) return &c;
+      if (c.col == col && c.kind == kind && (col == -1 || !coll || c.coll == *coll)) return &c;
     }
     return nullptr;
+  };
+  auto key_col = [&](const catalog::IndexInfo* ix, size_t k) {
+    return ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k];
   };
   // Conjuncts an exact seek makes redundant: those of the rowid (when its
   // keys are integers, see Level::residual_filters) and every one an index
@@ -690,17 +736,15 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
   int best_score = 0;
   const catalog::IndexInfo* best = nullptr;
   for (const catalog::IndexInfo* ix : t->indexes) {
-    if (ix->partial || !ix->binary_collation || level->not_indexed) continue;
+    if (ix->partial || level->not_indexed) continue;
     if (forced && ix != level->indexed_by) continue;
     size_t k = 0;
-    while (k < ix->columns.size() &&
-           find(ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k], 0))
-      ++k;
+    while (k < ix->columns.size() && find(key_col(ix, k), 0, ix->keys[k].coll)) ++k;
     int score = static_cast<int>(k) * 10;
-    if (k < ix->columns.size() && !ix->desc[k]) {
-      const int col = ix->columns[k] == t->rowid_alias ? -1 : ix->columns[k];
-      if (find(col, 1)) score += 3;
-      if (find(col, 2)) score += 3;
+    if (k < ix->columns.size() && !ix->keys[k].desc) {
+      const int col = key_col(ix, k);
+      if (find(col, 1, ix->keys[k].coll)) score += 3;
+      if (find(col, 2, ix->keys[k].coll)) score += 3;
     }
     if (ix->unique && k == ix->columns.size()) score += 100;
     if (score > best_score) {
@@ -730,22 +774,22 @@ void Planner::ChooseIndexAccess(Level* level, const std::vector<int32_t>& conjun
   std::vector<const Cand*> used;
   size_t k = 0;
   while (k < best->columns.size()) {
-    const Cand* eq = find(best->columns[k] == t->rowid_alias ? -1 : best->columns[k], 0);
+    const Cand* eq = find(key_col(best, k), 0, best->keys[k].coll);
     if (eq == nullptr) break;
     level->eq.push_back(eq->expr);
     level->eq_aff.push_back(eq->aff);
     used.push_back(eq);
     ++k;
   }
-  if (k < best->columns.size() && !best->desc[k]) {
-    const int col = best->columns[k] == t->rowid_alias ? -1 : best->columns[k];
-    if (const Cand* lo = find(col, 1)) {
+  if (k < best->columns.size() && !best->keys[k].desc) {
+    const int col = key_col(best, k);
+    if (const Cand* lo = find(col, 1, best->keys[k].coll)) {
       level->lo = lo->expr;
       level->lo_inclusive = lo->inclusive;
       level->lo_aff = lo->aff;
       used.push_back(lo);
     }
-    if (const Cand* hi = find(col, 2)) {
+    if (const Cand* hi = find(col, 2, best->keys[k].coll)) {
       level->hi = hi->expr;
       level->hi_inclusive = hi->inclusive;
       level->hi_aff = hi->aff;
@@ -788,10 +832,14 @@ bool Planner::TrySatisfyOrder(Core* core, const std::vector<int32_t>& order_node
     d.repeats = repeats;
     for (size_t i = 0; i < ix->columns.size(); ++i) {
       const int col = ix->columns[i] == t->rowid_alias ? -1 : ix->columns[i];
+      // A NOCASE or RTRIM key orders (and ties) rows only under its own
+      // collation, never under the BINARY of the terms proven here: the
+      // walk's order is known up to it, and its equality fixes nothing.
+      if (ix->keys[i].coll != func::Collation::kBinary && col != -1) return d;
       if (i < neq) {
         d.fixed.push_back(col);
       } else {
-        d.keys.push_back({col, ix->desc[i]});
+        d.keys.push_back({col, ix->keys[i].desc});
       }
     }
     d.keys.push_back({-1, false});  // the rowid ends every index key, ascending

@@ -262,11 +262,11 @@ Status BTree::InsertCell(std::vector<PathEntry>* path, std::span<const uint8_t> 
   return Balance(path, static_cast<int>(path->size()) - 1, &pending);
 }
 
-BtCursor& BTree::Scratch(uint32_t root, std::span<const bool> desc) {
+BtCursor& BTree::Scratch(uint32_t root, KeyOrder order) {
   if (!scratch_) {
-    scratch_ = std::make_unique<BtCursor>(this, root, desc);
+    scratch_ = std::make_unique<BtCursor>(this, root, order);
   } else {
-    scratch_->rebind(root, desc);
+    scratch_->rebind(root, order);
   }
   return *scratch_;
 }
@@ -427,7 +427,7 @@ Result<bool> BTree::IndexPathFromHint(BtCursor* c, uint32_t root, const Value* k
   return true;
 }
 
-Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc,
+Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, KeyOrder order,
                           BtCursor* hint) {
   ENGINE_RETURN_IF_ERROR(RequireWrite());
   // Parsed once, for the hint and for the descent (member scratch: no
@@ -447,7 +447,7 @@ Status BTree::InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span
     }
   }
   ENGINE_RETURN_IF_ERROR(SaveCursors(root, nullptr));
-  BtCursor& c = Scratch(root, desc);
+  BtCursor& c = Scratch(root, order);
   Status st = DescendForIndexInsert(&c, root);
   c.close();
   if (!st.ok()) return st;
@@ -620,7 +620,7 @@ Status BTree::DeleteInterior(std::vector<PathEntry>* path, BtCursor* cursor) {
     ENGINE_RETURN_IF_ERROR(reader.Parse(pred_key.data(), pred_key.size()));
     std::vector<Value> values;
     for (int i = 0; i < reader.column_count(); ++i) values.push_back(reader.column(i));
-    BtCursor c(this, cursor->root_, {cursor->desc_.get(), cursor->ndesc_});
+    BtCursor c(this, cursor->root_, {cursor->order_.get(), cursor->norder_});
     c.allow_empty_pages_ = true;
     ENGINE_RETURN_IF_ERROR(c.descend_index(values.data(), static_cast<int>(values.size()), false));
     path->clear();

@@ -64,11 +64,12 @@ class BTree {
   Status Insert(uint32_t root, int64_t rowid, std::span<const uint8_t> record,
                 BtCursor* hint = nullptr);
   // Index trees: inserts the key record (indexed columns then rowid),
-  // ordered with desc[i] reversing column i. An equal key is replaced.
+  // ordered by `order` (each column's direction and collation). An equal key
+  // is replaced.
   // `hint`, a cursor on this index just positioned by seek_index (the
   // UNIQUE check's probe), saves the descent when the key belongs where
   // that seek ended: two comparisons with its neighbours prove it.
-  Status InsertIndex(uint32_t root, std::span<const uint8_t> key, std::span<const bool> desc = {},
+  Status InsertIndex(uint32_t root, std::span<const uint8_t> key, KeyOrder order = {},
                      BtCursor* hint = nullptr);
   // Index inserts that took their place from the hint, since the tree opened
   // (tests prove the shortcut is taken, not only that it is harmless).
@@ -124,7 +125,7 @@ class BTree {
   Result<bool> IndexPathFromHint(BtCursor* c, uint32_t root, const Value* key, int n,
                                  std::vector<PathEntry>* path);
   // The cursor Insert and InsertIndex descend with, re-pointed at `root`.
-  BtCursor& Scratch(uint32_t root, std::span<const bool> desc);
+  BtCursor& Scratch(uint32_t root, KeyOrder order);
   Status DeleteInterior(std::vector<PathEntry>* path, BtCursor* cursor);
 
   // Balancing (btree_balance.cc).

@@ -14,11 +14,11 @@ Status BtCursor::corrupt_cell(uint32_t pgno, int idx) {
                             " lies outside the page");
 }
 
-BtCursor::BtCursor(BTree* tree, uint32_t root, std::span<const bool> desc)
-    : tree_(tree), root_(root), ndesc_(desc.size()) {
-  if (ndesc_ > 0) {
-    desc_ = std::make_unique<bool[]>(ndesc_);
-    std::copy(desc.begin(), desc.end(), desc_.get());
+BtCursor::BtCursor(BTree* tree, uint32_t root, KeyOrder order)
+    : tree_(tree), root_(root), norder_(order.size()) {
+  if (norder_ > 0) {
+    order_ = std::make_unique<KeyColumn[]>(norder_);
+    std::copy(order.begin(), order.end(), order_.get());
   }
   tree_->Register(this);
 }
@@ -42,12 +42,12 @@ void BtCursor::close() {
   state_ = State::kInvalid;
 }
 
-void BtCursor::rebind(uint32_t root, std::span<const bool> desc) {
+void BtCursor::rebind(uint32_t root, KeyOrder order) {
   close();
   root_ = root;
-  if (desc.size() > ndesc_) desc_ = std::make_unique<bool[]>(desc.size());
-  ndesc_ = desc.size();
-  std::copy(desc.begin(), desc.end(), desc_.get());
+  if (order.size() > norder_) order_ = std::make_unique<KeyColumn[]>(order.size());
+  norder_ = order.size();
+  std::copy(order.begin(), order.end(), order_.get());
 }
 
 uint32_t BtCursor::child_at(const Level& lv, int idx) const {
@@ -404,7 +404,7 @@ Status BtCursor::compare_cell(const Level& lv, int idx, const Value* key, int n,
   }
   std::span<const uint8_t> rec;
   ENGINE_RETURN_IF_ERROR(read_payload(lv.page.data(), c, &rec, &key_buf_));
-  return compare_record(rec.data(), rec.size(), key, n, {desc_.get(), ndesc_}, cmp);
+  return compare_record(rec.data(), rec.size(), key, n, {order_.get(), norder_}, cmp);
 }
 
 Status BtCursor::descend_index(const Value* key, int n, bool strictly_greater) {

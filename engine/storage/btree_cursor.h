@@ -31,8 +31,9 @@ enum class SeekOp { kGE, kGT, kLE, kLT };
 
 class BtCursor {
  public:
-  // desc[i] marks index column i as DESC; the B-tree is ordered by it.
-  BtCursor(BTree* tree, uint32_t root, std::span<const bool> desc = {});
+  // order[i] is index column i's direction and collation; the B-tree is
+  // ordered by them.
+  BtCursor(BTree* tree, uint32_t root, KeyOrder order = {});
   ~BtCursor();
   BtCursor(const BtCursor&) = delete;
   BtCursor& operator=(const BtCursor&) = delete;
@@ -46,7 +47,7 @@ class BtCursor {
   // re-creating one per execution costs more than the seek it serves.
   void close();
   // close(), then point the cursor at another tree.
-  void rebind(uint32_t root, std::span<const bool> desc = {});
+  void rebind(uint32_t root, KeyOrder order = {});
 
   Status first();
   Status last();
@@ -127,8 +128,8 @@ class BtCursor {
 
   BTree* tree_;
   uint32_t root_;
-  std::unique_ptr<bool[]> desc_;
-  size_t ndesc_ = 0;
+  std::unique_ptr<KeyColumn[]> order_;
+  size_t norder_ = 0;
   bool is_table_ = true;
   bool allow_empty_pages_ = false;  // BTree's own descents during a delete
   State state_ = State::kInvalid;
@@ -199,8 +200,8 @@ ENGINE_ALWAYS_INLINE bool BtCursor::compare_cell_local(const Level& lv, int idx,
   if (k == 0 || size > pg.max_local) return false;
   p += k;
   if (size > static_cast<uint64_t>(end - p)) return false;
-  return record_internal::compare_record_local(p, static_cast<size_t>(size), key, n, desc_.get(),
-                                               ndesc_, cmp);
+  return record_internal::compare_record_local(p, static_cast<size_t>(size), key, n, order_.get(),
+                                               norder_, cmp);
 }
 
 }  // namespace engine

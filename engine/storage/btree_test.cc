@@ -264,7 +264,7 @@ TEST(BTreeIndexTest, DescendingColumnOrder) {
   ASSERT_TRUE(tree->BeginWrite().ok());
   auto root = tree->CreateIndex();
   ASSERT_TRUE(root.ok());
-  const bool desc[] = {true};
+  const KeyColumn desc[] = {{true, func::Collation::kBinary}};
   RecordBuilder b;
   for (int64_t v = 0; v < 2000; ++v) {
     ASSERT_TRUE(tree->InsertIndex(*root, Key(b, (v * 7919) % 2000, v), desc).ok());

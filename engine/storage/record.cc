@@ -109,9 +109,9 @@ Status RecordReader::Parse(const uint8_t* data, size_t size) {
   return Status::OK();
 }
 
-Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey,
-                      std::span<const bool> desc, int* result) {
-  if (!record_internal::compare_record_local(rec, size, key, nkey, desc.data(), desc.size(),
+Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey, KeyOrder order,
+                      int* result) {
+  if (!record_internal::compare_record_local(rec, size, key, nkey, order.data(), order.size(),
                                              result)) {
     return Status::Corruption("malformed index key (bad header, serial type or length)");
   }

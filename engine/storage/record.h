@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "engine/storage/key_column.h"
 #include "engine/util/coding.h"
 #include "engine/util/varint.h"
 #include "engine/value.h"
@@ -151,7 +152,7 @@ namespace record_internal {
 // compare_record). Integer columns against integer keys, the common case of
 // every rowid and most index keys, compare without building a Value.
 ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, const Value* key,
-                                               int nkey, const bool* desc, size_t ndesc,
+                                               int nkey, const KeyColumn* order, size_t norder,
                                                int* result) {
   const uint8_t* p;
   const uint8_t* hend;
@@ -224,11 +225,13 @@ ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, 
       if (t == 10 || t == 11) return false;
       const uint64_t len = serial_type_len(t);
       if (len > static_cast<uint64_t>(end - body)) return false;
-      c = compare_values(decode_serial_value(t, body), kv);
+      const Value v = decode_serial_value(t, body);
+      c = static_cast<size_t>(i) < norder ? func::CompareCollated(v, kv, order[i].coll)
+                                          : compare_values(v, kv);
       body += len;
     }
     if (c != 0) {
-      *result = (static_cast<size_t>(i) < ndesc && desc[i]) ? -c : c;
+      *result = (static_cast<size_t>(i) < norder && order[i].desc) ? -c : c;
       return true;
     }
   }
@@ -239,10 +242,10 @@ ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, 
 
 // Compares an encoded index key (rec) with an unpacked key of nkey Values,
 // column by column over the shorter of the two, as SQLite's index seeks do;
-// desc[i] reverses column i. *result is <0, 0 or >0 for rec
-// less than, equal to (on the common prefix) or greater than the key.
-// Columns past the end of desc are ascending.
-Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey,
-                      std::span<const bool> desc, int* result);
+// under `order` (each column's direction and collation). *result is <0, 0
+// or >0 for rec less than, equal to (on the common prefix) or greater than
+// the key.
+Status compare_record(const uint8_t* rec, size_t size, const Value* key, int nkey, KeyOrder order,
+                      int* result);
 
 }  // namespace engine

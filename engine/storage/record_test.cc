@@ -167,7 +167,7 @@ TEST(RecordTest, CompareRecordWithPrefixAndDesc) {
   const Value k2[] = {Value::Text("m"), Value::Integer(11)};
   ASSERT_TRUE(compare_record(rec.data(), rec.size(), k2, 2, {}, &cmp).ok());
   EXPECT_LT(cmp, 0);
-  const bool desc[] = {false, true};
+  const KeyColumn desc[] = {{}, {true, func::Collation::kBinary}};
   ASSERT_TRUE(compare_record(rec.data(), rec.size(), k2, 2, desc, &cmp).ok());
   EXPECT_GT(cmp, 0);
   const Value k3[] = {Value::Text("a")};
@@ -176,6 +176,37 @@ TEST(RecordTest, CompareRecordWithPrefixAndDesc) {
   const Value k4[] = {Value::Text("m"), Value::Real(10.0), Value::Integer(7), Value::Integer(1)};
   ASSERT_TRUE(compare_record(rec.data(), rec.size(), k4, 4, {}, &cmp).ok());
   EXPECT_EQ(cmp, 0);  // equal over the record's three columns
+}
+
+// A key column compares under its collation: NOCASE folds ASCII case, RTRIM
+// ignores trailing spaces, and a DESC column reverses the collated order.
+TEST(RecordTest, CompareRecordUnderCollation) {
+  const Value row[] = {Value::Text("Abc  "), Value::Integer(3)};
+  RecordBuilder builder;
+  auto rec = builder.Build(row, 2);
+  int cmp = 99;
+  const Value lower[] = {Value::Text("abc  ")};
+  const Value trimmed[] = {Value::Text("Abc")};
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), lower, 1, {}, &cmp).ok());
+  EXPECT_LT(cmp, 0);  // BINARY: 'A' < 'a'
+  const KeyColumn nocase[] = {{false, func::Collation::kNoCase}};
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), lower, 1, nocase, &cmp).ok());
+  EXPECT_EQ(cmp, 0);
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), trimmed, 1, nocase, &cmp).ok());
+  EXPECT_GT(cmp, 0);  // NOCASE keeps the spaces
+  const KeyColumn rtrim[] = {{false, func::Collation::kRtrim}};
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), trimmed, 1, rtrim, &cmp).ok());
+  EXPECT_EQ(cmp, 0);
+  const Value after[] = {Value::Text("abd")};
+  const KeyColumn nocase_desc[] = {{true, func::Collation::kNoCase}};
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), after, 1, nocase, &cmp).ok());
+  EXPECT_LT(cmp, 0);
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), after, 1, nocase_desc, &cmp).ok());
+  EXPECT_GT(cmp, 0);
+  // Numbers never collate: an integer key column compares as before.
+  const Value key[] = {Value::Text("abc  "), Value::Integer(4)};
+  ASSERT_TRUE(compare_record(rec.data(), rec.size(), key, 2, nocase, &cmp).ok());
+  EXPECT_LT(cmp, 0);
 }
 
 }  // namespace
