@@ -22,9 +22,8 @@ struct Unit {
   double seconds;
 };
 constexpr Unit kUnits[] = {
-    {"second", 4.6427e+14, 1.0},       {"minute", 7.7379e+12, 60.0},
-    {"hour", 1.2897e+11, 3600.0},      {"day", 5373485.0, 86400.0},
-    {"month", 176546.0, 2592000.0},    {"year", 14713.0, 31536000.0},
+    {"second", 4.6427e+14, 1.0}, {"minute", 7.7379e+12, 60.0},   {"hour", 1.2897e+11, 3600.0},
+    {"day", 5373485.0, 86400.0}, {"month", 176546.0, 2592000.0}, {"year", 14713.0, 31536000.0},
 };
 
 // localtime_r on p's moment, into p's calendar fields. Outside 1970..2038
@@ -153,8 +152,7 @@ bool ApplyModifier(const char* z, int idx, DateTime* p, Status* error) {
         p->raw = false;
         return true;
       }
-      if (p->second >= -21086676 * int64_t{10000} &&
-          p->second <= 25340230 * int64_t{10000} + 799) {
+      if (p->second >= -21086676 * int64_t{10000} && p->second <= 25340230 * int64_t{10000} + 799) {
         const double r = p->second * 1000.0 + 210866760000000.0;
         ClearYmdHmsTz(p);
         p->jd = static_cast<int64_t>(r + 0.5);

@@ -1,9 +1,10 @@
 // Time values and the julian day <-> calendar conversions (Meeus,
 // Astronomical Algorithms), with SQLite 3.40's integer and floating-point
 // steps kept as they are: its results are defined by them, to the bit.
+#include "engine/func/date_time_value.h"
+
 #include <cstring>
 
-#include "engine/func/date_time_value.h"
 #include "engine/func/text_format.h"
 
 namespace engine::func::datetime {
