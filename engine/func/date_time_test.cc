@@ -321,18 +321,32 @@ TEST(DateTimeTest, EdgeCases) {
 TEST(DateTimeTest, LocaltimeAndUtcWithFixedZones) {
   const char* old = std::getenv("TZ");
   const std::string saved = old ? old : "";
-  const std::vector<std::string> values = {
-      "'2023-07-04 12:00'",       "'2023-01-04 12:00'",     "'2023-03-12 02:30'",
-      "'2023-11-05 01:30'",       "'2023-03-26 01:30'",     "'1950-07-04 12:00'",
-      "'1945-01-15 12:00'",       "'2050-07-04 12:00'",     "'2037-12-31 23:59:59.6'",
-      "'-4713-11-26 12:00'",      "'9999-12-31 23:00'",     "'2023-07-04 12:00Z'",
-      "'2023-07-04 12:00+02:00'", "1e10",                   "-1",
-      "1",                        "'2023-07-04 12:00:00.75'"};
-  const std::vector<std::vector<std::string>> chains = {
-      {"'localtime'"},           {"'utc'"},         {"'localtime'", "'utc'"},
-      {"'utc'", "'utc'"},        {"'localtime'", "'localtime'"},
-      {"'utc'", "'+1 day'"},     {"'+1 day'", "'localtime'"},
-      {"'weekday 1'", "'localtime'"}, {"'LOCALTIME'", "'start of day'", "'utc'"}};
+  const std::vector<std::string> values = {"'2023-07-04 12:00'",
+                                           "'2023-01-04 12:00'",
+                                           "'2023-03-12 02:30'",
+                                           "'2023-11-05 01:30'",
+                                           "'2023-03-26 01:30'",
+                                           "'1950-07-04 12:00'",
+                                           "'1945-01-15 12:00'",
+                                           "'2050-07-04 12:00'",
+                                           "'2037-12-31 23:59:59.6'",
+                                           "'-4713-11-26 12:00'",
+                                           "'9999-12-31 23:00'",
+                                           "'2023-07-04 12:00Z'",
+                                           "'2023-07-04 12:00+02:00'",
+                                           "1e10",
+                                           "-1",
+                                           "1",
+                                           "'2023-07-04 12:00:00.75'"};
+  const std::vector<std::vector<std::string>> chains = {{"'localtime'"},
+                                                        {"'utc'"},
+                                                        {"'localtime'", "'utc'"},
+                                                        {"'utc'", "'utc'"},
+                                                        {"'localtime'", "'localtime'"},
+                                                        {"'utc'", "'+1 day'"},
+                                                        {"'+1 day'", "'localtime'"},
+                                                        {"'weekday 1'", "'localtime'"},
+                                                        {"'LOCALTIME'", "'start of day'", "'utc'"}};
   for (const char* zone : {"UTC", "America/New_York", "Asia/Kolkata", "Europe/London",
                            "Australia/Lord_Howe", "Pacific/Chatham"}) {
     setenv("TZ", zone, 1);
