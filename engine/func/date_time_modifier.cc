@@ -61,15 +61,17 @@ bool ToLocaltime(DateTime* p, Status* error) {
   return true;
 }
 
-// 'utc': the UTC moment whose local time is p's: a guess, corrected once by
-// how far its local time is off (measured against sqlite3 3.40, which stops
-// there too: in a DST gap the result is the second guess).
+// 'utc': the UTC moment whose local time is p's, found by correcting a
+// guess by how far its local time is off, at most three times (the offset
+// may change in between). 3.40 keeps that error in a 32-bit int: far
+// outside the C library's range (before JD 0) the error wraps, and the
+// results there depend on it, so it wraps here too.
 bool ToUtc(DateTime* p, Status* error) {
   if (p->tz_set) return true;
   ComputeJulian(p);
   const int64_t original = p->jd;
   int64_t guess = original;
-  int64_t off_by = 0;
+  int32_t off_by = 0;
   int tries = 0;
   do {
     DateTime local;
@@ -78,8 +80,8 @@ bool ToUtc(DateTime* p, Status* error) {
     local.valid_jd = true;
     if (!ToLocaltime(&local, error)) return false;
     ComputeJulian(&local);
-    off_by = local.jd - original;
-  } while (off_by != 0 && tries++ < 1);
+    off_by = static_cast<int32_t>(static_cast<uint32_t>(local.jd - original));
+  } while (off_by != 0 && tries++ < 3);
   *p = DateTime{};
   p->jd = guess;
   p->valid_jd = true;

@@ -315,9 +315,9 @@ TEST(DateTimeTest, EdgeCases) {
 }
 
 // Local time through the C library: the oracle runs in this process, so
-// both sides see the same TZ. Left out: local times that fall before JD 0
-// ('-4713-11-24 12:00' west of Greenwich), where 3.40's 'utc' computes from
-// a state its own range checks have wiped; the engine differs there.
+// both sides see the same TZ. Moments before JD 0 included: there 3.40's
+// 'utc' computes from states its range checks have wiped, with an error
+// term that wraps at 32 bits, and the engine follows it.
 TEST(DateTimeTest, LocaltimeAndUtcWithFixedZones) {
   const char* old = std::getenv("TZ");
   const std::string saved = old ? old : "";
@@ -330,13 +330,13 @@ TEST(DateTimeTest, LocaltimeAndUtcWithFixedZones) {
                                            "'1945-01-15 12:00'",
                                            "'2050-07-04 12:00'",
                                            "'2037-12-31 23:59:59.6'",
-                                           "'-4713-11-26 12:00'",
+                                           "'-4713-11-24 12:00'",
                                            "'9999-12-31 23:00'",
                                            "'2023-07-04 12:00Z'",
                                            "'2023-07-04 12:00+02:00'",
                                            "1e10",
                                            "-1",
-                                           "1",
+                                           "0",
                                            "'2023-07-04 12:00:00.75'"};
   const std::vector<std::vector<std::string>> chains = {{"'localtime'"},
                                                         {"'utc'"},
@@ -361,6 +361,37 @@ TEST(DateTimeTest, LocaltimeAndUtcWithFixedZones) {
         args.insert(args.begin(), "'%f'");
         oracle.Check("strftime", args);
       }
+    }
+  }
+  if (old) {
+    setenv("TZ", saved.c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+  tzset();
+}
+
+// Random chains mixing 'localtime' and 'utc' with the other modifiers.
+TEST(DateTimeTest, LocalModifierChainsMatchSqlite) {
+  const char* old = std::getenv("TZ");
+  const std::string saved = old ? old : "";
+  std::vector<std::string> modifiers = kModifiers;
+  for (int k = 0; k < 8; k++) {
+    modifiers.push_back("'localtime'");
+    modifiers.push_back("'utc'");
+  }
+  for (const char* zone : {"UTC", "America/New_York", "Asia/Kolkata", "Europe/London"}) {
+    setenv("TZ", zone, 1);
+    tzset();
+    DateTimeOracle oracle;
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 2000; i++) {
+      std::vector<std::string> args;
+      args.push_back(kTimeValues[rng() % kTimeValues.size()]);
+      for (int k = 1 + static_cast<int>(rng() % 4); k > 0; k--) {
+        args.push_back(modifiers[rng() % modifiers.size()]);
+      }
+      oracle.Check(kFunctions[rng() % 5], args);
     }
   }
   if (old) {
