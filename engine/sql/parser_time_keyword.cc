@@ -4,6 +4,7 @@
 // t.current_date; in an expression the bare word is always the keyword, a
 // call of the zero-argument function of the same name (date_time.h).
 #include "engine/sql/parser.h"
+#include "engine/sql/time_keyword.h"
 
 namespace engine::sql {
 namespace {
@@ -20,11 +21,14 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view lower) {
 
 }  // namespace
 
-bool Parser::IsTimeKeyword(const Token& t) const {
-  if (t.kind != TokenKind::kIdentifier) return false;
-  const std::string_view s = Text(t);  // with its quotes: "current_date" is a name
+bool IsTimeKeyword(std::string_view s) {
   return EqualsIgnoreCase(s, "current_date") || EqualsIgnoreCase(s, "current_time") ||
          EqualsIgnoreCase(s, "current_timestamp");
+}
+
+bool Parser::IsTimeKeyword(const Token& t) const {
+  // The token's text has its quotes: "current_date" is a name.
+  return t.kind == TokenKind::kIdentifier && sql::IsTimeKeyword(Text(t));
 }
 
 Result<ExprId> Parser::ParseTimeKeyword() {
