@@ -14,9 +14,6 @@ using datetime::DateTime;
 // SQLite's default SQLITE_LIMIT_LENGTH.
 constexpr size_t kMaxLength = 1000000000;
 
-// Per thread: a statement runs on the thread that steps it.
-thread_local int64_t t_statement_ms = 0;
-
 // The bytes of a TEXT/BLOB argument up to its first NUL, as SQLite's
 // functions see sqlite3_value_text; numbers rendered as text.
 std::string ArgText(const Value& v, ValueArena& arena) {
@@ -251,9 +248,8 @@ Status StrftimeFunction(const Value* args, int n, ValueArena& arena, Value* out)
   return Status::OK();
 }
 
-void BeginStatementTime() { t_statement_ms = 0; }
-
 int64_t StatementTimeMs() {
+  int64_t& t_statement_ms = internal::statement_time_ms;
   if (t_statement_ms == 0) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     t_statement_ms =

@@ -19,10 +19,17 @@ Status JulianDayFunction(const Value* args, int n, ValueArena& arena, Value* out
 Status UnixEpochFunction(const Value* args, int n, ValueArena& arena, Value* out);
 Status StrftimeFunction(const Value* args, int n, ValueArena& arena, Value* out);
 
+namespace internal {
+// The statement's 'now' (julian day in ms), 0 until read. Per thread: a
+// statement runs on the thread that steps it.
+inline constinit thread_local int64_t statement_time_ms = 0;
+}  // namespace internal
+
 // 'now' is read from the clock once per statement execution and then holds,
 // as SQLite's holds within one sqlite3_step: the executor calls this when an
-// execution starts (the clock is read lazily, by the first 'now').
-void BeginStatementTime();
+// execution starts, and the clock is read lazily, by the first 'now' (a
+// statement that never asks pays one store).
+inline void BeginStatementTime() { internal::statement_time_ms = 0; }
 // The statement's 'now' as a julian day in milliseconds.
 int64_t StatementTimeMs();
 

@@ -41,8 +41,7 @@ TEST(TimeKeywordTest, SqliteSyntaxErrors) {
     Result<Statement> st = ParseStatement(sql);
     EXPECT_FALSE(st.ok()) << sql;
   }
-  EXPECT_EQ(ParseStatement("SELECT current_date()").status().message(),
-            "near \"(\": syntax error");
+  EXPECT_EQ(ParseStatement("SELECT current_date()").status().message(), "near \"(\": syntax error");
 }
 
 TEST(TimeKeywordTest, Defaults) {
