@@ -75,12 +75,13 @@ bool ToUtc(DateTime* p, Status* error) {
   int tries = 0;
   do {
     DateTime local;
-    guess -= off_by;
+    guess = WrapAdd(guess, -int64_t{off_by});
     local.jd = guess;
     local.valid_jd = true;
     if (!ToLocaltime(&local, error)) return false;
     ComputeJulian(&local);
-    off_by = static_cast<int32_t>(static_cast<uint32_t>(local.jd - original));
+    off_by = static_cast<int32_t>(
+        static_cast<uint32_t>(static_cast<uint64_t>(local.jd) - static_cast<uint64_t>(original)));
   } while (off_by != 0 && tries++ < 3);
   *p = DateTime{};
   p->jd = guess;
@@ -101,7 +102,7 @@ bool ShiftByTime(const char* z, DateTime* p) {
   if (z[0] == '-') tx.jd = -tx.jd;
   ComputeJulian(p);
   ClearYmdHmsTz(p);
-  p->jd += tx.jd;
+  p->jd = WrapAdd(p->jd, tx.jd);
   return true;
 }
 
@@ -133,7 +134,7 @@ bool ShiftByUnits(double r, const char* unit, DateTime* p) {
       r -= static_cast<int>(r);
     }
     ComputeJulian(p);
-    p->jd += static_cast<int64_t>(r * 1000.0 * u.seconds + rounder);
+    p->jd = WrapAdd(p->jd, static_cast<int64_t>(r * 1000.0 * u.seconds + rounder));
     ok = true;
     break;
   }
@@ -201,7 +202,7 @@ bool ApplyModifier(const char* z, int idx, DateTime* p, Status* error) {
       ComputeJulian(p);
       int64_t wd = ((p->jd + 129600000) / 86400000) % 7;
       if (wd > n) wd -= 7;
-      p->jd += (n - wd) * 86400000;
+      p->jd = WrapAdd(p->jd, (n - wd) * 86400000);
       ClearYmdHmsTz(p);
       return true;
     }

@@ -136,7 +136,7 @@ void ComputeYmd(DateTime* p) {
 void ComputeHms(DateTime* p) {
   if (p->valid_hms) return;
   ComputeJulian(p);
-  int s = static_cast<int>((p->jd + 43200000) % 86400000);
+  int s = static_cast<int>(WrapAdd(p->jd, 43200000) % 86400000);
   p->second = s / 1000.0;
   s = static_cast<int>(p->second);
   p->second -= s;

@@ -46,6 +46,12 @@ inline bool EqualsNoCase(const char* z, std::string_view lower) {
   return StartsWithNoCase(z, lower) && z[lower.size()] == 0;
 }
 
+// jd arithmetic wraps as SQLite's does in practice: enough '+4e14 seconds'
+// in a chain overflow 64 bits, and the final range check rejects the rest.
+inline int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+
 inline bool ValidJulianMs(int64_t jd) { return jd >= 0 && jd <= kMaxJulianMs; }
 
 // A failed conversion: everything forgotten but the error.
