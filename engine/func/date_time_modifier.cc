@@ -13,9 +13,9 @@ namespace {
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The units of "NNN units": a modifier's amount must be inside (-limit,
-// limit), and is worth `ms` milliseconds per unit ('months' and 'years'
-// add their whole part to the calendar fields instead, and only the
-// fraction as 30 or 365 days).
+// limit), and is worth `seconds` per unit ('months' and 'years' add their
+// whole part to the calendar fields instead, and only the fraction as 30
+// or 365 days).
 struct Unit {
   std::string_view name;
   double limit;
