@@ -855,6 +855,175 @@ class Generator {
     return q;
   }
 
+  // The date and time functions over random time values (dates, times,
+  // julian day numbers, Unix seconds, the tables' columns, other date
+  // expressions) and modifier chains (some built from columns), in the
+  // select list, WHERE, GROUP BY and ORDER BY. Never 'now' nor
+  // 'localtime' / 'utc': those differ between the two sides by nature.
+  std::string DateTimeQuery(const std::vector<Table>& tables, Check* check) {
+    tables_ = &tables;
+    *check = Check{};
+    const Table* t = &Pick(tables);
+    std::vector<const Table*> from{t};
+    std::string from_sql = t->name;
+    if (Chance(20)) {
+      const Table* u = &Pick(tables);
+      if (u != t) {
+        from_sql += " JOIN " + u->name + " ON " + t->name + ".id = " + u->name + ".id";
+        from.push_back(u);
+      }
+    }
+    std::string where;
+    if (Chance(40)) {
+      static const std::vector<std::string> kOps = {"=", "<", ">=", "<>", "IS NOT"};
+      where = " WHERE " + DateExpr(from, 1) + " " + Pick(kOps) + " " +
+              (Chance(50) ? DateExpr(from, 1) : "'" + DateLiteral() + "'");
+    } else if (Chance(30)) {
+      where = " WHERE " + Cond(from, 1);
+    }
+    if (Chance(15)) {
+      const std::string key = "strftime('" +
+                              Pick(std::vector<std::string>{"%Y", "%m", "%w", "%Y-%m", "%j"}) +
+                              "', " + DateValue(from, 1) + ")";
+      std::string q = "SELECT " + key + ", count(*), min(" + DateExpr(from, 1) + ") FROM " +
+                      from_sql + where + " GROUP BY 1";
+      check->aggregate = true;
+      if (Chance(50)) {
+        q += " ORDER BY 1";
+        check->order = Check::Order::kKeys;
+        check->keys.push_back(0);
+        check->nocase.push_back(false);
+        AddLimit(&q, check);
+      }
+      return q;
+    }
+    std::string cols;
+    const int n = Int(1, 3);
+    for (int i = 0; i < n; ++i)
+      cols += (i ? ", " : "") + (Chance(15) ? Col(from) : DateExpr(from, 2));
+    std::string q = "SELECT " + cols + " FROM " + from_sql + where;
+    if (Chance(40)) {
+      q += " ORDER BY ";
+      check->order = Check::Order::kKeys;
+      for (int i = 1; i <= n; ++i) {
+        q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
+        check->keys.push_back(i - 1);
+        check->nocase.push_back(false);
+      }
+      AddLimit(&q, check);
+    }
+    return q;
+  }
+
+  // 'YYYY-MM-DD[ HH:MM[:SS[.fff]]][zone]', mostly valid, sometimes not.
+  std::string DateLiteral() {
+    auto two = [&](int lo, int hi) { return two_digits(Int(lo, hi)); };
+    const int year = Chance(80) ? Int(1900, 2100) : Int(0, 9999);
+    std::string y = std::to_string(year);
+    while (y.size() < 4) y = "0" + y;
+    std::string s = (Chance(3) ? "-" : "") + y + "-" + two(1, Chance(5) ? 13 : 12) + "-" +
+                    two(1, Chance(20) ? 31 : 28);
+    if (Chance(60)) {
+      s += (Chance(20) ? "T" : " ") + two(0, 23) + ":" + two(0, 59);
+      if (Chance(70)) s += ":" + two(0, 59);
+      if (Chance(30)) s += "." + std::to_string(Int(0, 9999));
+      if (Chance(15))
+        s += Chance(30) ? "Z" : (Chance(50) ? "+" : "-") + two(0, 14) + ":" + two(0, 59);
+    }
+    return s;
+  }
+
+  // A time value: a literal, a number, a column, or another date expression.
+  std::string DateValue(const std::vector<const Table*>& from, int depth) {
+    switch (Int(0, 9)) {
+      case 0:
+      case 1:
+      case 2:
+        return "'" + DateLiteral() + "'";
+      case 3:
+        return "'" + two_digits(Int(0, 24)) + ":" + two_digits(Int(0, 59)) +
+               (Chance(50) ? ":" + two_digits(Int(0, 59)) : "") + "'";
+      case 4:
+        return RealText(Int(2400000, 2500000) + Int(0, 7) / 8.0);
+      case 5:
+        // Unix seconds: mostly with 'unixepoch' or 'auto' (the value
+        // must come right before them).
+        return std::to_string(Int(-100000, 2000000000)) +
+               (Chance(70) ? Chance(70) ? ", 'unixepoch'" : ", 'auto'" : "");
+      case 6:
+        return Col(from);
+      case 7:
+        return "(" + std::to_string(Int(2440000, 2470000)) + " + " + Col(from) + ")";
+      default:
+        return depth > 0 ? DateExpr(from, depth - 1) : "'" + DateLiteral() + "'";
+    }
+  }
+
+  std::string Modifier(const std::vector<const Table*>& from) {
+    static const std::vector<std::string> kUnits = {"days",   "hours",  "minutes", "seconds",
+                                                    "months", "years",  "day",     "month",
+                                                    "year",   "second", "hour",    "minute"};
+    const std::string sign = Pick(std::vector<std::string>{"+", "-", ""});
+    switch (Int(0, 11)) {
+      case 0:
+      case 1:
+      case 2:
+        return "'" + sign + std::to_string(Int(0, 400)) + " " + Pick(kUnits) + "'";
+      case 3:
+        return "'" + sign + RealText(Int(0, 100) / 4.0) + " " + Pick(kUnits) + "'";
+      case 4:
+        return "'start of " + Pick(std::vector<std::string>{"day", "month", "year"}) + "'";
+      case 5:
+        return "'weekday " + std::to_string(Int(0, 7)) + "'";
+      case 6:
+        return "'" + Pick(std::vector<std::string>{"unixepoch", "julianday", "auto"}) + "'";
+      case 7:
+        return "'" + std::string(Chance(50) ? "+" : "-") + two_digits(Int(0, 30)) + ":" +
+               two_digits(Int(0, 59)) + (Chance(40) ? ":" + two_digits(Int(0, 59)) : "") + "'";
+      case 8:
+        return "(" + Col(from) + " || ' " + Pick(kUnits) + "')";
+      case 9:
+        return Chance(50) ? "NULL" : Col(from);
+      case 10:
+        return "'" +
+               Pick(std::vector<std::string>{"+1 fortnight", "start of week", "subsec", "weekday",
+                                             "", "+1.5 months", "-0.5 years"}) +
+               "'";
+      default:
+        return "'" + sign + std::to_string(Int(0, 40000)) + " " + Pick(kUnits) + "'";
+    }
+  }
+
+  std::string StrftimeFormat() {
+    static const std::vector<std::string> kParts = {
+        "%d", "%f", "%H", "%j", "%J", "%m", "%M", "%s",       "%S",       "%w", "%W",
+        "%Y", "%%", "-",  " ",  ":",  "T",  "x",  "%Y-%m-%d", "%H:%M:%S", "%e", "%"};
+    std::string f;
+    for (int i = Int(1, 4); i > 0; --i) f += Pick(kParts);
+    return f;
+  }
+
+  static std::string two_digits(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+  std::string DateExpr(const std::vector<const Table*>& from, int depth) {
+    std::string args = DateValue(from, depth);
+    for (int i = Int(0, 3); i > 0; --i) args += ", " + Modifier(from);
+    switch (Int(0, 6)) {
+      case 0:
+        return "date(" + args + ")";
+      case 1:
+        return "time(" + args + ")";
+      case 2:
+        return "datetime(" + args + ")";
+      case 3:
+        return "julianday(" + args + ")";
+      case 4:
+        return "unixepoch(" + args + ")";
+      default:
+        return "strftime('" + StrftimeFormat() + "', " + args + ")";
+    }
+  }
+
  private:
   void AddLimit(std::string* q, Check* check) {
     if (!Chance(50)) return;
@@ -956,8 +1125,9 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
       Check check;
       const int kind = gen.Int(0, 99);
       const std::string sql = kind < 45   ? gen.Query(tables, &check)
-                              : kind < 92 ? gen.OrderedQuery(tables, &check)
-                                          : gen.OrderedAggregate(tables, &check);
+                              : kind < 88 ? gen.OrderedQuery(tables, &check)
+                              : kind < 94 ? gen.OrderedAggregate(tables, &check)
+                                          : gen.DateTimeQuery(tables, &check);
       check.loose_text = gen.collated() || sql.find("COLLATE") != std::string::npos;
       const Outcome want = RunSqlite(sdb, sql);
       const Outcome got = RunEngine(edb->get(), sql);

@@ -14,6 +14,7 @@
 
 #include "engine/exec/row_store.h"
 #include "engine/func/aggregates.h"
+#include "engine/func/date_time.h"
 #include "engine/func/value_arena.h"
 #include "engine/planner/plan.h"
 #include "engine/storage/btree.h"
@@ -166,8 +167,12 @@ class ExecContext {
   std::vector<Value>& params() { return params_; }
   func::ValueArena& arena() { return *arena_; }
   void set_arena(func::ValueArena* a) { arena_ = a; }
-  // A new execution: subquery results computed by the last one are stale.
-  void NewExecution() { ++generation_; }
+  // A new execution: subquery results computed by the last one are stale,
+  // and 'now' is read afresh.
+  void NewExecution() {
+    ++generation_;
+    func::BeginStatementTime();
+  }
   uint64_t generation() const { return generation_; }
 
   SelectRun* Run(int select_index);

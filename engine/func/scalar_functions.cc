@@ -5,6 +5,7 @@
 
 #include "engine/func/arith.h"
 #include "engine/func/cast.h"
+#include "engine/func/date_time.h"
 #include "engine/func/like.h"
 #include "engine/func/math_functions.h"
 #include "engine/func/sql_printf.h"
@@ -529,6 +530,11 @@ constexpr ScalarFunction kFunctions[] = {
     {"coalesce", 2, -1, Coalesce},
     {"cos", 1, 1, math::Cos},
     {"cosh", 1, 1, math::Cosh},
+    {"current_date", 0, 0, DateFunction},
+    {"current_time", 0, 0, TimeFunction},
+    {"current_timestamp", 0, 0, DateTimeFunction},
+    {"date", 0, -1, DateFunction},
+    {"datetime", 0, -1, DateTimeFunction},
     {"degrees", 1, 1, math::Degrees},
     {"exp", 1, 1, math::Exp},
     {"floor", 1, 1, math::Floor},
@@ -538,6 +544,7 @@ constexpr ScalarFunction kFunctions[] = {
     {"ifnull", 2, 2, Coalesce},
     {"iif", 3, 3, Iif},
     {"instr", 2, 2, Instr},
+    {"julianday", 0, -1, JulianDayFunction},
     {"length", 1, 1, Length},
     {"like", 2, 3, LikeFunction},
     {"likelihood", 2, 2, Likelihood},
@@ -566,14 +573,17 @@ constexpr ScalarFunction kFunctions[] = {
     {"sinh", 1, 1, math::Sinh},
     {"soundex", 1, 1, Soundex},
     {"sqrt", 1, 1, math::Sqrt},
+    {"strftime", 0, -1, StrftimeFunction},
     {"substr", 2, 3, Substr},
     {"substring", 2, 3, Substr},
     {"tan", 1, 1, math::Tan},
     {"tanh", 1, 1, math::Tanh},
+    {"time", 0, -1, TimeFunction},
     {"trim", 1, 2, Trim<3>},
     {"trunc", 1, 1, math::Trunc},
     {"typeof", 1, 1, TypeOf},
     {"unicode", 1, 1, Unicode},
+    {"unixepoch", 0, -1, UnixEpochFunction},
     {"unlikely", 1, 1, Identity},
     {"upper", 1, 1, ChangeCase<true>},
     {"zeroblob", 1, 1, ZeroBlob},

@@ -4,7 +4,8 @@
 // bytes placed in the row's ValueArena. Left out: functions that are not
 // deterministic or need the connection (random, randomblob, changes,
 // last_insert_rowid, total_changes, sqlite_version). The math functions of
-// Debian's build (math_functions.h) are included.
+// Debian's build (math_functions.h) are included, and the date and time
+// functions (date_time.h), whose 'now' holds for one statement execution.
 #pragma once
 
 #include <string_view>

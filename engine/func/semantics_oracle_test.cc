@@ -458,6 +458,7 @@ class ExprGenerator {
     if (f.name == "likelihood") return Function(depth);
     const int max = f.max_args < 0 ? f.min_args + 3 : f.max_args;
     const int n = f.min_args + Pick(max - f.min_args + 1);
+    if (testing::ReadsClock(f.name, n)) return Function(depth);
     std::vector<Expr> args;
     for (int i = 0; i < n; i++) {
       if (i == 0 && (f.name == "printf" || f.name == "format") && Chance(80)) {

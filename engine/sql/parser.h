@@ -122,6 +122,9 @@ class Parser {
   Result<ExprId> ParseNumber(const Token& t);
   Result<ExprId> ParseVariable(const Token& t);
   Result<ExprId> ParseSignedLiteral();  // DEFAULT values
+  // CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP (parser_time_keyword.cc).
+  bool IsTimeKeyword(const Token& t) const;
+  Result<ExprId> ParseTimeKeyword();
   Result<ExprId> NewExpr(Expr e, const std::vector<ExprId>* list = nullptr);
   Result<ExprId> NewSubquery(ExprKind kind, SelectId select, ExprId left, bool negated);
   StrId AddString(std::string s);

@@ -145,6 +145,7 @@ Result<ExprId> Parser::ParseSignedLiteral() {
     case TokenKind::kNull:
       return ParsePrimary();
     default:
+      if (IsTimeKeyword(t)) return ParseTimeKeyword();
       // DEFAULT id: SQLite takes a bare word as a string ("DEFAULT abc").
       if (IsId(t)) {
         Advance();

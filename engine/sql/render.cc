@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "engine/sql/time_keyword.h"
 #include "engine/sql/token.h"
 #include "engine/sql/tokenizer.h"
 
@@ -241,6 +242,10 @@ void Renderer::Expr(ExprId id) {
       // Keywords that may name things (like, replace, glob) stay bare before
       // '(' where they are unambiguous; anything else is quoted as needed.
       const std::string_view name = ast_.str(e.u.ids.a);
+      if (e.list_size == 0 && e.flags == 0 && IsTimeKeyword(name)) {
+        out += name;  // CURRENT_DATE: "current_date()" would not parse
+        return;
+      }
       const std::string quoted = QuoteIdentifier(name);
       const bool bare_keyword = quoted != name && IsFallbackKeyword(LookupKeyword(name)) &&
                                 QuoteIdentifier(std::string(name) + "_") == std::string(name) + "_";
