@@ -1168,6 +1168,7 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
       pragmas.push_back("PRAGMA index_list(" + t.name + ")");
       for (size_t i = 0; i < t.indexes.size(); ++i) {
         pragmas.push_back("PRAGMA index_info(" + t.name + "_i" + std::to_string(i) + ")");
+        pragmas.push_back("PRAGMA index_xinfo(" + t.name + "_i" + std::to_string(i) + ")");
       }
     }
     for (const std::string& sql : pragmas) {

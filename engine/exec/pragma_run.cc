@@ -22,6 +22,7 @@ enum class Pragma {
   kTableXinfo,
   kIndexList,
   kIndexInfo,
+  kIndexXinfo,
   kDatabaseList,
   kPageSize,
   kPageCount,
@@ -52,6 +53,9 @@ const std::vector<PragmaDef>& Pragmas() {
          {"cid", "name", "type", "notnull", "dflt_value", "pk", "hidden"}},
         {"index_list", Pragma::kIndexList, {"seq", "name", "unique", "origin", "partial"}},
         {"index_info", Pragma::kIndexInfo, {"seqno", "cid", "name"}},
+        {"index_xinfo",
+         Pragma::kIndexXinfo,
+         {"seqno", "cid", "name", "desc", "coll", "key"}},
         {"database_list", Pragma::kDatabaseList, {"seq", "name", "file"}},
         {"page_size", Pragma::kPageSize, {"page_size"}},
         {"page_count", Pragma::kPageCount, {"page_count"}},
@@ -89,7 +93,6 @@ const std::vector<PragmaDef>& Pragmas() {
                              "hard_heap_limit",
                              "ignore_check_constraints",
                              "incremental_vacuum",
-                             "index_xinfo",
                              "journal_size_limit",
                              "legacy_alter_table",
                              "locking_mode",
@@ -252,7 +255,21 @@ void IndexList(const catalog::Schema& schema, const std::string& name, Rows* row
   }
 }
 
-void IndexInfo(const catalog::Schema& schema, const std::string& name, Rows* rows) {
+const char* CollationName(func::Collation c) {
+  switch (c) {
+    case func::Collation::kNoCase:
+      return "NOCASE";
+    case func::Collation::kRtrim:
+      return "RTRIM";
+    case func::Collation::kBinary:
+      break;
+  }
+  return "BINARY";
+}
+
+// index_info: the key columns; index_xinfo adds each one's direction and
+// collation, and the rowid that ends every key.
+void IndexInfo(const catalog::Schema& schema, const std::string& name, bool xinfo, Rows* rows) {
   const catalog::IndexInfo* ix = schema.FindIndex(name);
   if (ix == nullptr) return;
   const catalog::TableInfo* t = schema.FindTable(ix->table);
@@ -260,6 +277,13 @@ void IndexInfo(const catalog::Schema& schema, const std::string& name, Rows* row
   for (size_t i = 0; i < ix->columns.size(); ++i) {
     const int c = ix->columns[i];
     rows->Add().Int(static_cast<int64_t>(i)).Int(c).Text(t->columns[static_cast<size_t>(c)].name);
+    if (xinfo) {
+      rows->Int(ix->keys[i].desc ? 1 : 0).Text(CollationName(ix->keys[i].coll)).Int(1);
+    }
+  }
+  if (xinfo) {
+    rows->Add().Int(static_cast<int64_t>(ix->columns.size())).Int(-1).Null();
+    rows->Int(0).Text("BINARY").Int(0);
   }
 }
 
@@ -351,7 +375,8 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       if (p.value) IndexList(schema, arg, &rows);
       return Status::OK();
     case Pragma::kIndexInfo:
-      if (p.value) IndexInfo(schema, arg, &rows);
+    case Pragma::kIndexXinfo:
+      if (p.value) IndexInfo(schema, arg, d->pragma == Pragma::kIndexXinfo, &rows);
       return Status::OK();
     case Pragma::kDatabaseList: {
       std::error_code ec;
