@@ -190,8 +190,14 @@ Result<bool> CoreRun::First(LevelRun& lv) {
   switch (p.access) {
     case Access::kOneRow:
       return true;
+    case Access::kRecursive:
+    case Access::kRecursiveRow:
+      return FirstRecursive(lv);
     case Access::kSubquery: {
-      if (lv.generation != ctx_->generation()) {
+      // A correlated one (a CTE reading the enclosing query's row) is
+      // materialised again for every scan.
+      if (lv.generation != ctx_->generation() ||
+          ctx_->prog().selects[static_cast<size_t>(p.subquery)].correlated) {
         SelectRun* run = ctx_->Run(p.subquery);
         ENGINE_RETURN_IF_ERROR(run->Materialize(&lv.rows));
         lv.generation = ctx_->generation();
@@ -383,6 +389,9 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
       return false;
     case Access::kRowidIn:
       return NextInKey(lv);
+    case Access::kRecursive:
+    case Access::kRecursiveRow:
+      return AdvanceRecursive(lv);
     case Access::kSubquery:
       if (++lv.pos >= lv.rows.size()) return false;
       lv.row->values = lv.rows.row(lv.pos);

@@ -78,7 +78,11 @@ enum class Access : uint8_t {
   kRowidIn,     // rowid IN (eq...): one seek per distinct key, in key order
   kIndex,       // eq prefix of `index`, then lo / hi on the next column
   kSubquery,    // rows of a FROM subquery or view, materialised
-  kOneRow,      // no FROM clause
+  // A recursive CTE (subquery: its Program::ctes index): streamed when it is
+  // the outermost loop, else materialised.
+  kRecursive,
+  kRecursiveRow,  // the row a recursive CTE's step runs on (subquery: its Program::ctes index)
+  kOneRow,        // no FROM clause
 };
 
 struct Level {
@@ -180,6 +184,20 @@ struct Dml {
   Select scan_select;
 };
 
+// A recursive common table expression (planner/planner_cte.cc,
+// exec/recursive_cte.cc): the rows of `setup` go into a queue; each row
+// taken out of it is a result row, and `step` runs once on it (reading it
+// through its kRecursiveRow level), adding its rows to the queue.
+struct RecursiveCte {
+  int setup = -1;              // select: the initial rows
+  int step = -1;               // select: the recursive select(s), UNION ALL among themselves
+  bool distinct = false;       // UNION: a row equal to any row queued before is dropped
+  std::vector<SortKey> order;  // ORDER BY: the queue takes the least row first; else FIFO
+  int32_t limit = -1, offset = -1;
+  int width = 0;
+  std::string name;  // for EXPLAIN
+};
+
 // Everything a statement runs: nodes, subqueries, sources.
 struct Program {
   std::vector<Node> nodes;
@@ -187,6 +205,7 @@ struct Program {
   std::vector<std::unique_ptr<std::string>> strings;  // bytes of constants
   std::deque<Select>
       selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
+  std::vector<RecursiveCte> ctes;
   int source_count = 0;
   int parameter_count = 0;
   std::unique_ptr<Dml> dml;
