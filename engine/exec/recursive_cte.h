@@ -53,19 +53,15 @@ class RecursiveRun {
     bool operator()(size_t a, size_t b) const {
       return CompareRows(store->row(a), store->row(b), n) < 0;
     }
-    bool operator()(const Value* a, size_t b) const {
-      return CompareRows(a, store->row(b), n) < 0;
-    }
-    bool operator()(size_t a, const Value* b) const {
-      return CompareRows(store->row(a), b, n) < 0;
-    }
+    bool operator()(const Value* a, size_t b) const { return CompareRows(a, store->row(b), n) < 0; }
+    bool operator()(size_t a, const Value* b) const { return CompareRows(store->row(a), b, n) < 0; }
   };
 
   ExecContext* ctx_;
   const plan::RecursiveCte* plan_;
   std::deque<Queued> fifo_;
   std::vector<Queued> heap_;
-  RowStore seen_;                   // UNION: every row queued so far
+  RowStore seen_;                                       // UNION: every row queued so far
   std::optional<std::set<size_t, SeenLess>> seen_set_;  // ordered indices into seen_
   Queued current_owned_;
   std::vector<Value> current_;

@@ -67,12 +67,11 @@ int PlainWidth(const sql::SelectCore& core) {
 }
 
 Status WidthError(const sql::CommonTableExpr& cte, int width) {
-  return Status::SqlError("table " + cte.name + " has " + std::to_string(width) +
-                          " values for " + std::to_string(cte.columns.size()) + " columns");
+  return Status::SqlError("table " + cte.name + " has " + std::to_string(width) + " values for " +
+                          std::to_string(cte.columns.size()) + " columns");
 }
 
 }  // namespace
-
 
 int Planner::EnterWith(const sql::Ast& ast, int32_t with, const Scope* outer) {
   const int saved = cte_top_;
@@ -255,7 +254,8 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
   prog_->ctes.push_back(rc);
   st->recursive = *index;
   st->error = "multiple recursive references: ";
-  for (const sql::SelectCore& core : step.cores) DirectRefs(core.from, cte.name, &st->recursive_refs);
+  for (const sql::SelectCore& core : step.cores)
+    DirectRefs(core.from, cte.name, &st->recursive_refs);
   Result<int> step_index = PlanSelectBody(ast, step, frame.outer);
   if (!step_index.ok()) return finish(step_index.status());
   RecursiveCte& out = prog_->ctes[static_cast<size_t>(*index)];
@@ -268,7 +268,8 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
                                    " do not have the same number of result columns"));
   }
   for (const Core& core : step_plan.cores) {
-    if (core.aggregate) return finish(Status::SqlError("recursive aggregate queries not supported"));
+    if (core.aggregate)
+      return finish(Status::SqlError("recursive aggregate queries not supported"));
   }
   // ORDER BY names result columns, as on any compound select; it orders
   // the queue instead of the output.
@@ -280,8 +281,8 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
       const std::optional<func::Collation> coll = func::CollationByName(name);
       // SQLite finds no result column for a term under an unknown collation.
       if (!coll) {
-        return finish(Status::SqlError(OrdinalText(k) +
-                                       " ORDER BY term does not match any column in the result set"));
+        return finish(Status::SqlError(
+            OrdinalText(k) + " ORDER BY term does not match any column in the result set"));
       }
       if (!explicit_coll) explicit_coll = coll;
       target = ast.expr(target).left;

@@ -154,7 +154,8 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       level.access = Access::kSubquery;
       level.display = item.name;
     } else {
-      return Status::SqlError("no such table: " + ref.name);
+      return Status::SqlError("no such table: " +
+                              (ref.schema.empty() ? ref.name : ref.schema + "." + ref.name));
     }
   }
   item.src = NewSource();
