@@ -88,6 +88,7 @@ class CoreRun {
   // kRecursive and kRecursiveRow levels (recursive_cte.cc).
   Result<bool> FirstRecursive(LevelRun& lv);
   Result<bool> AdvanceRecursive(LevelRun& lv);
+  Result<bool> NextStreamed(LevelRun& lv, RecursiveRun* run);
   Result<bool> NextInKey(LevelRun& lv);
   Result<bool> LoadIndexEntry(LevelRun& lv, bool* in_range);
   Status LoadTableRow(LevelRun& lv);
@@ -139,6 +140,7 @@ class SelectRun {
  private:
   Result<bool> NextUnsorted();
   Status Fill();
+  Status MaterializeWithAffinity(RowStore* store);
 
   ExecContext* ctx_;
   const plan::Select* sel_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/func/affinity.h"
 #include "engine/func/cast.h"
 #include "engine/func/collation.h"
 
@@ -23,6 +24,16 @@ Result<int64_t> EvalCount(ExecContext* ctx, int32_t node) {
 RecursiveRun::RecursiveRun(ExecContext* ctx, int index)
     : ctx_(ctx), plan_(&ctx->prog().ctes[static_cast<size_t>(index)]) {
   current_.resize(static_cast<size_t>(plan_->width));
+  for (size_t i = 0; i < plan_->affinities.size(); ++i) {
+    if (plan_->affinities[i] == catalog::Affinity::kReal) real_columns_.push_back(i);
+  }
+}
+
+void RecursiveRun::WithAffinity(std::vector<Value>* out, func::ValueArena* arena) const {
+  out->resize(current_.size());
+  for (size_t i = 0; i < current_.size(); ++i) {
+    (*out)[i] = func::ApplyAffinity(current_[i], plan_->affinities[i], *arena);
+  }
 }
 
 bool RecursiveRun::After(const Queued& a, const Queued& b) const {
@@ -117,6 +128,12 @@ Result<bool> RecursiveRun::Next() {
       heap_.pop_back();
     }
     for (size_t i = 0; i < current_.size(); ++i) current_[i] = current_owned_.values[i].get();
+    // The step and the consumer read a REAL column as a REAL.
+    for (size_t i : real_columns_) {
+      if (current_[i].type() == ValueType::kInteger) {
+        current_[i] = Value::Real(static_cast<double>(current_[i].as_int()));
+      }
+    }
     pending_step_ = true;
     if (offset_ > 0) {
       --offset_;
@@ -130,10 +147,14 @@ Result<bool> RecursiveRun::Next() {
 Status RecursiveRun::Materialize(RowStore* store) {
   ENGINE_RETURN_IF_ERROR(Open());
   store->Reset(plan_->width);
+  std::vector<Value> row;
+  func::ValueArena arena{256};
   for (;;) {
     ENGINE_ASSIGN_OR_RETURN(bool have, Next());
     if (!have) break;
-    store->Add(row());
+    arena.Reset();
+    WithAffinity(&row, &arena);
+    store->Add(row.data());
   }
   return Status::OK();
 }
@@ -156,9 +177,7 @@ Result<bool> CoreRun::FirstRecursive(LevelRun& lv) {
   }
   if (&lv == &levels_.front()) {
     ENGINE_RETURN_IF_ERROR(run->Open());
-    ENGINE_ASSIGN_OR_RETURN(bool have, run->Next());
-    if (have) lv.row->values = run->row();
-    return have;
+    return NextStreamed(lv, run);
   }
   const plan::RecursiveCte& rc = ctx_->prog().ctes[static_cast<size_t>(p.subquery)];
   const bool correlated = ctx_->prog().selects[static_cast<size_t>(rc.setup)].correlated ||
@@ -173,15 +192,29 @@ Result<bool> CoreRun::FirstRecursive(LevelRun& lv) {
   return true;
 }
 
+// Where SQLite would materialise the CTE rather than run it as a co-routine
+// (it is not alone, and the next loop is an inner join), its rows take the
+// columns' affinities; the level's seek-key scratch (unused by this access)
+// holds the converted row.
+Result<bool> CoreRun::NextStreamed(LevelRun& lv, RecursiveRun* run) {
+  ENGINE_ASSIGN_OR_RETURN(bool have, run->Next());
+  if (!have) return false;
+  const bool coroutine =
+      levels_.size() == 1 || levels_[1].plan->left_join || levels_[1].plan->cross_join;
+  if (coroutine) {
+    lv.row->values = run->row();
+    return true;
+  }
+  lv.key_arena.Reset();
+  run->WithAffinity(&lv.key, &lv.key_arena);
+  lv.row->values = lv.key.data();
+  return true;
+}
+
 Result<bool> CoreRun::AdvanceRecursive(LevelRun& lv) {
   const plan::Level& p = *lv.plan;
   if (p.access == plan::Access::kRecursiveRow) return false;
-  if (&lv == &levels_.front()) {
-    RecursiveRun* run = ctx_->Recursive(p.subquery);
-    ENGINE_ASSIGN_OR_RETURN(bool have, run->Next());
-    if (have) lv.row->values = run->row();
-    return have;
-  }
+  if (&lv == &levels_.front()) return NextStreamed(lv, ctx_->Recursive(p.subquery));
   if (++lv.pos >= lv.rows.size()) return false;
   lv.row->values = lv.rows.row(lv.pos);
   return true;

@@ -32,8 +32,11 @@ class RecursiveRun {
   // The next result row (then row() holds it); false when done.
   Result<bool> Next();
   const Value* row() const { return current_.data(); }
-  // Every row into `store` (Open, then Next until done).
+  // Every row into `store` (Open, then Next until done), under the
+  // columns' affinities as SQLite's materialised CTE holds them.
   Status Materialize(RowStore* store);
+  // row() under the columns' affinities, into `out` (TEXT into `arena`).
+  void WithAffinity(std::vector<Value>* out, func::ValueArena* arena) const;
 
  private:
   struct Queued {
@@ -65,7 +68,8 @@ class RecursiveRun {
   std::optional<std::set<size_t, SeenLess>> seen_set_;  // ordered indices into seen_
   Queued current_owned_;
   std::vector<Value> current_;
-  bool pending_step_ = false;  // the step of the current row has not run yet
+  std::vector<size_t> real_columns_;  // columns of REAL affinity
+  bool pending_step_ = false;         // the step of the current row has not run yet
   int64_t limit_ = -1, offset_ = 0, emitted_ = 0;
   uint64_t seq_ = 0;
 };

@@ -117,8 +117,10 @@ TEST_F(CteTest, PlainCtes) {
            "WITH t AS (SELECT 99 AS a) SELECT * FROM t",
            "WITH t AS (SELECT 99 AS a) SELECT * FROM vt",
            "WITH vt AS (SELECT 'shadow' AS a) SELECT * FROM vt",
-           "WITH a(x) AS (SELECT 1) SELECT * FROM (WITH a(x) AS (SELECT x+10 FROM a) SELECT * FROM a)",
-           "WITH a(x) AS (SELECT 1) SELECT * FROM (WITH b AS (SELECT x+10 AS y FROM a) SELECT * FROM b)",
+           "WITH a(x) AS (SELECT 1) SELECT * FROM (WITH a(x) AS (SELECT x+10 FROM a) SELECT * FROM "
+           "a)",
+           "WITH a(x) AS (SELECT 1) SELECT * FROM (WITH b AS (SELECT x+10 AS y FROM a) SELECT * "
+           "FROM b)",
            // Everywhere a select goes.
            "SELECT * FROM (WITH c(x) AS (SELECT 5) SELECT x FROM c)",
            "SELECT (WITH c(x) AS (SELECT 5) SELECT x FROM c)",
@@ -217,6 +219,36 @@ TEST_F(CteTest, RecursiveCtes) {
            "SELECT * FROM squares AS a, squares AS b WHERE a.sq < b.sq",
            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<3) "
            "SELECT typeof(x), x FROM c WHERE x = '3'",
+       }) {
+    ExpectSame(sql);
+  }
+}
+
+// Where SQLite materialises a CTE (MATERIALIZED, read twice, a recursive
+// one not run as a co-routine) its rows take the columns' affinities; a
+// recursive CTE's REAL column reads as REAL everywhere.
+TEST_F(CteTest, MaterialisedRowsTakeAffinities) {
+  testing::SqliteDb db(path_);
+  ASSERT_TRUE(db.Exec("CREATE TABLE r(c1 REAL, c2 TEXT); INSERT INTO r VALUES(7.0, '1');"))
+      << db.error();
+  for (const char* sql : {
+           "WITH c(x) AS (SELECT CAST(c1 AS NUMERIC) FROM r) SELECT x, typeof(x) FROM c",
+           "WITH c(x) AS MATERIALIZED (SELECT CAST(c1 AS NUMERIC) FROM r) "
+           "SELECT x, typeof(x) FROM c",
+           "WITH c(x) AS (SELECT CAST(c1 AS NUMERIC) FROM r) "
+           "SELECT c.x, typeof(d.x) FROM c, c AS d",
+           "WITH c(x) AS NOT MATERIALIZED (SELECT CAST(c1 AS NUMERIC) FROM r) "
+           "SELECT c.x, typeof(d.x) FROM c, c AS d",
+           "WITH RECURSIVE c(x, y) AS (SELECT CAST(c1 AS NUMERIC), c2 FROM r UNION ALL "
+           "SELECT x, y FROM c LIMIT 2) SELECT typeof(x), typeof(y) FROM c",
+           "WITH RECURSIVE c(x, y) AS (SELECT CAST(c1 AS NUMERIC), c2 FROM r UNION ALL "
+           "SELECT x, y FROM c LIMIT 2) SELECT typeof(c.x), typeof(c.y) FROM r, c",
+           "WITH RECURSIVE c(x, y) AS (SELECT c1, 5 FROM r UNION ALL SELECT 3, y FROM c LIMIT 2) "
+           "SELECT typeof(c.x), c.x FROM c",
+           "WITH RECURSIVE c(x, y) AS (SELECT c1, 5 FROM r UNION ALL SELECT 3, y FROM c LIMIT 2) "
+           "SELECT typeof(c.x), c.x FROM r, c",
+           "WITH c(x, y) AS MATERIALIZED (SELECT c1, c2 FROM r UNION ALL SELECT 3, 4) "
+           "SELECT typeof(c.x), c.x, typeof(y) FROM c",
        }) {
     ExpectSame(sql);
   }
@@ -345,8 +377,8 @@ TEST_F(CteTest, RerunsFromScratch) {
     ASSERT_TRUE((*st)->BindInt(1, start).ok());
     auto r = (*st)->Step();
     ASSERT_TRUE(r.ok() && *r);
-    const std::string want = std::to_string(start) + "," + std::to_string(start + 1) + "," +
-                             std::to_string(start + 2);
+    const std::string want =
+        std::to_string(start) + "," + std::to_string(start + 1) + "," + std::to_string(start + 2);
     EXPECT_EQ(std::string((*st)->column_text(0)), want);
   }
 }

@@ -159,7 +159,10 @@ struct Select {
   std::vector<Affinity> affinities;  // of each visible column, for views and IN
   std::vector<std::string> aliases;  // AS names ("" when none), for ORDER BY
   bool correlated = false;           // refers to a source of an enclosing query
-  std::vector<int> outer_refs;       // sources of enclosing queries it reads
+  // Materialised rows take the columns' affinities, as the ephemeral table
+  // does where SQLite materialises a CTE (MATERIALIZED, or read twice).
+  bool store_affinity = false;
+  std::vector<int> outer_refs;  // sources of enclosing queries it reads
 };
 
 // INSERT, UPDATE and DELETE on one table.
@@ -196,6 +199,10 @@ struct RecursiveCte {
   int32_t limit = -1, offset = -1;
   int width = 0;
   std::string name;  // for EXPLAIN
+  // Of each column (the setup's). SQLite reads a REAL column of the CTE as
+  // a REAL everywhere, and applies every affinity to the rows it
+  // materialises (not to those of a co-routine).
+  std::vector<Affinity> affinities;
 };
 
 // Everything a statement runs: nodes, subqueries, sources.

@@ -173,12 +173,21 @@ Result<bool> Planner::ResolveCte(const sql::TableRef& ref, const Scope* scope, S
   Status planned;
   if (first_recursive == n) {
     int sel = frame.states[i].select;
+    // A CTE read a second time is materialised by SQLite (unless NOT
+    // MATERIALIZED), which applies the columns' affinities.
+    if (sel >= 0 && cte.materialized != sql::CommonTableExpr::Materialized::kNo) {
+      prog_->selects[static_cast<size_t>(sel)].store_affinity = true;
+    }
     if (sel < 0) {
       frame.states[i].error = "circular reference: ";
       Result<int> r = PlanSelect(ast, cte.select, frame.outer);
       frame.states[i].error = nullptr;
       planned = r.status();
-      if (r.ok()) frame.states[i].select = sel = *r;
+      if (r.ok()) {
+        frame.states[i].select = sel = *r;
+        prog_->selects[static_cast<size_t>(sel)].store_affinity =
+            cte.materialized == sql::CommonTableExpr::Materialized::kYes;
+      }
     }
     if (planned.ok()) {
       const Select& s = prog_->selects[static_cast<size_t>(sel)];
@@ -248,6 +257,7 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
       return finish(WidthError(cte, s.visible));
     }
     rc.width = s.visible;
+    rc.affinities = s.affinities;
     st->affinities = s.affinities;
   }
   *index = static_cast<int>(prog_->ctes.size());
