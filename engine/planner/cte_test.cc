@@ -325,8 +325,8 @@ TEST_F(CteTest, ErrorsAreSqlites) {
 
 TEST_F(CteTest, BeforeDml) {
   const char* script[] = {
-      "WITH c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<3) "
-      "INSERT INTO edge SELECT x, x*10 FROM c",
+      ("WITH c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<3) "
+       "INSERT INTO edge SELECT x, x*10 FROM c"),
       "WITH c(x) AS (SELECT 20) UPDATE edge SET aa = aa+100 WHERE bb IN (SELECT x FROM c)",
       "WITH c(x) AS (SELECT 30) DELETE FROM edge WHERE bb IN c",
       "INSERT INTO edge WITH c(x) AS (VALUES(7)) SELECT x, x FROM c",
