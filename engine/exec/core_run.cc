@@ -193,11 +193,11 @@ Result<bool> CoreRun::First(LevelRun& lv) {
     case Access::kRecursive:
     case Access::kRecursiveRow:
       return FirstRecursive(lv);
+    case Access::kCorrelatedSubquery:
+      lv.generation = 0;  // stale: materialised again below
+      [[fallthrough]];
     case Access::kSubquery: {
-      // A correlated one (a CTE reading the enclosing query's row) is
-      // materialised again for every scan.
-      if (lv.generation != ctx_->generation() ||
-          ctx_->prog().selects[static_cast<size_t>(p.subquery)].correlated) {
+      if (lv.generation != ctx_->generation()) {
         SelectRun* run = ctx_->Run(p.subquery);
         ENGINE_RETURN_IF_ERROR(run->Materialize(&lv.rows));
         lv.generation = ctx_->generation();
@@ -393,6 +393,7 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
     case Access::kRecursiveRow:
       return AdvanceRecursive(lv);
     case Access::kSubquery:
+    case Access::kCorrelatedSubquery:
       if (++lv.pos >= lv.rows.size()) return false;
       lv.row->values = lv.rows.row(lv.pos);
       return true;

@@ -68,7 +68,7 @@ class Explainer {
     if (core.levels.empty()) Add(parent, "SCAN CONSTANT ROW");
     for (size_t li = 0; li < core.levels.size(); ++li) {
       const Level& lv = core.levels[li];
-      if (lv.access == Access::kSubquery) {
+      if (lv.access == Access::kSubquery || lv.access == Access::kCorrelatedSubquery) {
         // A CTE read twice is materialised once (its plan is shared).
         if (shown_.size() <= static_cast<size_t>(lv.subquery)) shown_.resize(lv.subquery + 1);
         if (!shown_[static_cast<size_t>(lv.subquery)]) {
@@ -122,6 +122,7 @@ std::string DescribeLevel(const Level& lv) {
     case Access::kOneRow:
       return "SCAN CONSTANT ROW";
     case Access::kSubquery:
+    case Access::kCorrelatedSubquery:
     case Access::kRecursive:
     case Access::kRecursiveRow:
       return "SCAN " + lv.display;

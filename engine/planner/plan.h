@@ -78,6 +78,9 @@ enum class Access : uint8_t {
   kRowidIn,     // rowid IN (eq...): one seek per distinct key, in key order
   kIndex,       // eq prefix of `index`, then lo / hi on the next column
   kSubquery,    // rows of a FROM subquery or view, materialised
+  // A CTE that reads the enclosing query's row: materialised again at every
+  // scan (kSubquery keeps its rows for the execution).
+  kCorrelatedSubquery,
   // A recursive CTE (subquery: its Program::ctes index): streamed when it is
   // the outermost loop, else materialised.
   kRecursive,

@@ -199,7 +199,7 @@ Result<bool> Planner::ResolveCte(const sql::TableRef& ref, const Scope* scope, S
         item->affinities = s.affinities;
         MarkCorrelated(scope, s.outer_refs);
         level->subquery = sel;
-        level->access = Access::kSubquery;
+        level->access = s.correlated ? Access::kCorrelatedSubquery : Access::kSubquery;
       }
     }
   } else {
