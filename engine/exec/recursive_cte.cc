@@ -55,7 +55,7 @@ Status RecursiveRun::Open() {
   seq_ = 0;
   if (plan_->distinct) {
     seen_.Reset(plan_->width);
-    seen_set_.emplace(SeenLess{&seen_, plan_->width});
+    seen_set_.emplace(SeenLess{&seen_, &plan_->collations});
   }
   if (plan_->limit >= 0) {
     ENGINE_ASSIGN_OR_RETURN(limit_, EvalCount(ctx_, plan_->limit));

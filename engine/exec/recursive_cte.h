@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/exec/exec_context.h"
+#include "engine/func/collation.h"
 #include "engine/planner/plan.h"
 
 namespace engine::exec {
@@ -48,16 +49,22 @@ class RecursiveRun {
   // Heap order: true when `a` comes out after `b`.
   bool After(const Queued& a, const Queued& b) const;
 
-  // Orders rows of seen_ by index, and finds a row not stored yet.
+  // Orders rows of seen_ by index under the columns' collations, and finds
+  // a row not stored yet.
   struct SeenLess {
     using is_transparent = void;
     const RowStore* store = nullptr;
-    int n = 0;
-    bool operator()(size_t a, size_t b) const {
-      return CompareRows(store->row(a), store->row(b), n) < 0;
+    const std::vector<func::Collation>* collations = nullptr;
+    bool Less(const Value* a, const Value* b) const {
+      for (size_t i = 0; i < collations->size(); ++i) {
+        const int c = func::CompareCollated(a[i], b[i], (*collations)[i]);
+        if (c != 0) return c < 0;
+      }
+      return false;
     }
-    bool operator()(const Value* a, size_t b) const { return CompareRows(a, store->row(b), n) < 0; }
-    bool operator()(size_t a, const Value* b) const { return CompareRows(store->row(a), b, n) < 0; }
+    bool operator()(size_t a, size_t b) const { return Less(store->row(a), store->row(b)); }
+    bool operator()(const Value* a, size_t b) const { return Less(a, store->row(b)); }
+    bool operator()(size_t a, const Value* b) const { return Less(store->row(a), b); }
   };
 
   ExecContext* ctx_;

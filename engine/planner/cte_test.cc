@@ -254,6 +254,28 @@ TEST_F(CteTest, MaterialisedRowsTakeAffinities) {
   }
 }
 
+// UNION's set compares under each column's collation: the first term's
+// (left to right) that has one.
+TEST_F(CteTest, UnionSetUsesTheColumnsCollation) {
+  testing::SqliteDb db(path_);
+  ASSERT_TRUE(db.Exec("CREATE TABLE n(v TEXT COLLATE NOCASE); INSERT INTO n VALUES('a');"))
+      << db.error();
+  for (const char* sql : {
+           "WITH RECURSIVE c(x) AS (SELECT 'a' COLLATE NOCASE UNION SELECT upper(x) FROM c) "
+           "SELECT * FROM c",
+           "WITH RECURSIVE c(x) AS (SELECT v FROM n UNION SELECT upper(x) FROM c) SELECT * FROM c",
+           "WITH RECURSIVE c(x) AS (SELECT 'a' UNION SELECT upper(x) COLLATE NOCASE FROM c) "
+           "SELECT * FROM c",
+           "WITH RECURSIVE c(x) AS (SELECT 'b' UNION ALL SELECT 'a' UNION SELECT upper(x) FROM c) "
+           "SELECT * FROM c",
+           "WITH RECURSIVE c(x) AS (SELECT v FROM n UNION ALL SELECT x||'B' FROM c "
+           "WHERE length(x) < 3 UNION ALL SELECT x||'b' FROM c WHERE length(x) < 3 ORDER BY 1) "
+           "SELECT * FROM c",
+       }) {
+    ExpectSame(sql);
+  }
+}
+
 TEST_F(CteTest, LangWithExamples) {
   ExpectSame(
       "WITH RECURSIVE xaxis(x) AS (VALUES(-2.0) UNION ALL SELECT x+0.05 FROM xaxis WHERE x<1.2),"

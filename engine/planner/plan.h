@@ -206,6 +206,9 @@ struct RecursiveCte {
   // a REAL everywhere, and applies every affinity to the rows it
   // materialises (not to those of a co-routine).
   std::vector<Affinity> affinities;
+  // Of each column, for the UNION set and ORDER BY: the first term's (left
+  // to right) that has one, as SQLite's multiSelectCollSeq picks it.
+  std::vector<func::Collation> collations;
 };
 
 // Everything a statement runs: nodes, subqueries, sources.

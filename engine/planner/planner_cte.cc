@@ -282,6 +282,20 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
     if (core.aggregate)
       return finish(Status::SqlError("recursive aggregate queries not supported"));
   }
+  out.collations.assign(static_cast<size_t>(setup_plan.visible), func::Collation::kBinary);
+  for (size_t c = 0; c < out.collations.size(); ++c) {
+    bool found = false;
+    for (const Select* part : {&setup_plan, &step_plan}) {
+      for (const Core& core : part->cores) {
+        if (found || core.values) continue;
+        const int32_t node = core.results[c];
+        if (ExprCollation(node) != func::Collation::kBinary || HasExplicitCollation(node)) {
+          out.collations[c] = ExprCollation(node);
+          found = true;
+        }
+      }
+    }
+  }
   // ORDER BY names result columns, as on any compound select; it orders
   // the queue instead of the output.
   for (size_t k = 0; k < body.order_by.size(); ++k) {
@@ -322,12 +336,8 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
       return finish(Status::SqlError(OrdinalText(k) +
                                      " ORDER BY term does not match any column in the result set"));
     }
-    func::Collation coll = func::Collation::kBinary;
-    if (explicit_coll) {
-      coll = *explicit_coll;
-    } else if (!setup_plan.cores[0].values) {
-      coll = ExprCollation(setup_plan.cores[0].results[static_cast<size_t>(col)]);
-    }
+    const func::Collation coll =
+        explicit_coll ? *explicit_coll : out.collations[static_cast<size_t>(col)];
     out.order.push_back({col, body.order_by[k].order == sql::SortOrder::kDesc, coll});
   }
   if (body.limit != sql::kNoExpr) {
