@@ -855,6 +855,131 @@ class Generator {
     return q;
   }
 
+  // WITH: plain CTEs over the random tables (column lists or aliases, read
+  // once, twice, joined, chained, in subqueries) and recursive ones
+  // (counters, walks over a table, binary trees through an ORDER BY queue)
+  // under UNION and UNION ALL, with LIMIT / OFFSET inside and outside.
+  std::string CteQuery(const std::vector<Table>& tables, Check* check) {
+    tables_ = &tables;
+    *check = Check{};
+    const Table* t = &Pick(tables);
+    std::vector<const Table*> from{t};
+    const int kind = Int(0, 9);
+    if (kind < 5) {
+      const int n = Int(1, 3);
+      const bool list = Chance(60);
+      std::string cols, names;
+      for (int i = 0; i < n; ++i) {
+        const std::string x = "x" + std::to_string(i);
+        cols += (i ? ", " : "") + Expr(from, 1) + (list ? "" : " AS " + x);
+        names += (i ? ", " : "") + x;
+      }
+      std::string with = "WITH " + std::string(Chance(20) ? "RECURSIVE " : "") + "c" +
+                         (list ? "(" + names + ")" : "") + " AS " +
+                         (Chance(15) ? "MATERIALIZED " : "") + "(SELECT " + cols + " FROM " +
+                         t->name + (Chance(60) ? " WHERE " + Cond(from, 1) : "") + ")";
+      const Table* u = &Pick(tables);
+      std::vector<const Table*> ufrom{u};
+      switch (kind) {
+        case 0: {
+          std::string q = with + " SELECT " + names + " FROM c";
+          if (Chance(40))
+            q +=
+                " WHERE x0 " + Pick(std::vector<std::string>{"<", ">=", "=", "<>"}) + " " + Bound();
+          if (Chance(50)) {
+            q += " ORDER BY ";
+            check->order = Check::Order::kKeys;
+            for (int i = 1; i <= n; ++i) {
+              q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
+              check->keys.push_back(i - 1);
+              check->nocase.push_back(false);
+            }
+            AddLimit(&q, check);
+          }
+          return q;
+        }
+        case 1:
+          return with + " SELECT a.x0, b." + "x" + std::to_string(Int(0, n - 1)) +
+                 " FROM c AS a JOIN c AS b ON a.x0 = b.x0" +
+                 (Chance(50) ? " WHERE a.x0 IS NOT NULL" : "");
+        case 2:
+          return with + " SELECT c.x0, " + Col(ufrom) + " FROM c " +
+                 (Chance(40) ? "LEFT JOIN " : "JOIN ") + u->name + " ON " + u->name + "." +
+                 (Chance(60) ? std::string("id") : Pick(u->cols).name) + " = c.x0";
+        case 3:
+          // Which of a group's equal keys (4 and 4.0) is shown is the
+          // engine's GROUP BY question, not the CTE's: numbers by value.
+          check->set_op = true;
+          return with + ", d(y) AS (SELECT x0 FROM c WHERE x0 IS NOT " + Bound() +
+                 ") SELECT y, count(*) FROM d GROUP BY y";
+        default:
+          return with + " SELECT " + u->name + ".id, " +
+                 (Chance(50) ? "(SELECT count(*) FROM c WHERE c.x0 = " + Col(ufrom) + ")"
+                             : Col(ufrom) + " IN (SELECT x0 FROM c)") +
+                 " FROM " + u->name;
+      }
+    }
+    const std::string op = Chance(50) ? " UNION " : " UNION ALL ";
+    if (kind < 7) {
+      // A counter: start, start+step, ... up to a bound, or round a modulus.
+      const int start = Int(-3, 5), step = Int(1, 3);
+      std::string next = "n+" + std::to_string(step);
+      const bool modulo = Chance(30);
+      if (modulo) next = "(n*" + std::to_string(Int(2, 5)) + "+1) % " + std::to_string(Int(5, 17));
+      std::string body = "SELECT " + std::to_string(start) + op + "SELECT " + next + " FROM r";
+      if (!modulo || Chance(50)) body += " WHERE n < " + std::to_string(start + Int(0, 30));
+      const bool endless = modulo && op == " UNION ALL ";
+      if (endless || Chance(30)) {
+        body += " LIMIT " + std::to_string(Int(0, 25));
+        if (Chance(30)) body += " OFFSET " + std::to_string(Int(1, 5));
+      }
+      const std::string with = "WITH RECURSIVE r(n) AS (" + body + ")";
+      if (Chance(30)) {
+        return with + " SELECT r.n, " + Col(from) + " FROM r JOIN " + t->name + " ON " + t->name +
+               ".id = r.n";
+      }
+      // One row per step: the queue's order is the only order.
+      check->order = Check::Order::kExact;
+      if (!endless && Chance(20)) {
+        // An endless counter as the only FROM item: the outer LIMIT ends it.
+        return "WITH RECURSIVE r(n) AS (SELECT " + std::to_string(start) + " UNION ALL SELECT n+" +
+               std::to_string(step) + " FROM r) SELECT n FROM r LIMIT " +
+               std::to_string(Int(0, 20));
+      }
+      return with + " SELECT n, n*n FROM r";
+    }
+    if (kind < 9) {
+      // A walk along t.c = id, a few levels deep; its rows as a multiset.
+      const std::string link = Pick(t->cols).name;
+      std::string q = "WITH RECURSIVE w(id, d) AS (SELECT id, 0 FROM " + t->name + " WHERE " +
+                      Cond(from, 1) + op + "SELECT " + t->name + ".id, w.d+1 FROM " + t->name +
+                      " JOIN w ON " + t->name + "." + link + " = w.id WHERE w.d < " +
+                      std::to_string(Int(1, 3)) + ") SELECT id, d FROM w";
+      if (Chance(40)) {
+        q += " ORDER BY 2, 1";
+        check->order = Check::Order::kKeys;
+        check->keys = {1, 0};
+        check->nocase = {false, false};
+        AddLimit(&q, check);
+      }
+      return q;
+    }
+    // A binary tree numbered 1, 2, 3, ... taken out of a priority queue: the
+    // values are distinct, so the order (and what LIMIT keeps) is unique.
+    const std::string bound = std::to_string(Int(2, 40));
+    // ORDER BY names the setup's columns (its aliases), not the CTE's.
+    const bool aliased = Chance(50);
+    std::string q = "WITH RECURSIVE b(n, depth) AS (SELECT " +
+                    std::string(aliased ? "1 AS n, 0 AS depth" : "1, 0") + op +
+                    "SELECT n*2, depth+1 FROM b WHERE n < " + bound + op +
+                    "SELECT n*2+1, depth+1 FROM b WHERE n < " + bound + " ORDER BY " +
+                    (aliased ? Pick(std::vector<std::string>{"n DESC", "depth, n", "depth DESC, 1"})
+                             : Pick(std::vector<std::string>{"1", "1 DESC", "2, 1", "2 DESC, 1"}));
+    if (Chance(40)) q += " LIMIT " + std::to_string(Int(0, 20));
+    check->order = Check::Order::kExact;
+    return q + ") SELECT n, depth FROM b";
+  }
+
   // The date and time functions over random time values (dates, times,
   // julian day numbers, Unix seconds, the tables' columns, other date
   // expressions) and modifier chains (some built from columns), in the
@@ -1124,10 +1249,11 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     for (int q = 0; q < kQueriesPerSchema; ++q) {
       Check check;
       const int kind = gen.Int(0, 99);
-      const std::string sql = kind < 45   ? gen.Query(tables, &check)
-                              : kind < 88 ? gen.OrderedQuery(tables, &check)
-                              : kind < 94 ? gen.OrderedAggregate(tables, &check)
-                                          : gen.DateTimeQuery(tables, &check);
+      const std::string sql = kind < 39   ? gen.Query(tables, &check)
+                              : kind < 82 ? gen.OrderedQuery(tables, &check)
+                              : kind < 88 ? gen.OrderedAggregate(tables, &check)
+                              : kind < 94 ? gen.DateTimeQuery(tables, &check)
+                                          : gen.CteQuery(tables, &check);
       check.loose_text = gen.collated() || sql.find("COLLATE") != std::string::npos;
       const Outcome want = RunSqlite(sdb, sql);
       const Outcome got = RunEngine(edb->get(), sql);

@@ -190,6 +190,12 @@ Result<bool> CoreRun::First(LevelRun& lv) {
   switch (p.access) {
     case Access::kOneRow:
       return true;
+    case Access::kRecursive:
+    case Access::kRecursiveRow:
+      return FirstRecursive(lv);
+    case Access::kCorrelatedSubquery:
+      lv.generation = 0;  // stale: materialised again below
+      [[fallthrough]];
     case Access::kSubquery: {
       if (lv.generation != ctx_->generation()) {
         SelectRun* run = ctx_->Run(p.subquery);
@@ -383,7 +389,11 @@ Result<bool> CoreRun::Advance(LevelRun& lv) {
       return false;
     case Access::kRowidIn:
       return NextInKey(lv);
+    case Access::kRecursive:
+    case Access::kRecursiveRow:
+      return AdvanceRecursive(lv);
     case Access::kSubquery:
+    case Access::kCorrelatedSubquery:
       if (++lv.pos >= lv.rows.size()) return false;
       lv.row->values = lv.rows.row(lv.pos);
       return true;

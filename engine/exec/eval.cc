@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/exec/exec_context.h"
+#include "engine/exec/recursive_cte.h"
 #include "engine/func/affinity.h"
 #include "engine/func/arith.h"
 #include "engine/func/cast.h"
@@ -21,6 +22,7 @@ ExecContext::ExecContext(BTree* tree, const plan::Program* prog)
   params_.resize(static_cast<size_t>(prog->parameter_count));
   runs_.resize(prog->selects.size());
   caches_.resize(prog->selects.size());
+  recursive_runs_.resize(prog->ctes.size());
 }
 
 ExecContext::~ExecContext() = default;
@@ -28,6 +30,12 @@ ExecContext::~ExecContext() = default;
 SelectRun* ExecContext::Run(int select_index) {
   auto& r = runs_[static_cast<size_t>(select_index)];
   if (!r) r = std::make_unique<SelectRun>(this, select_index);
+  return r.get();
+}
+
+RecursiveRun* ExecContext::Recursive(int index) {
+  auto& r = recursive_runs_[static_cast<size_t>(index)];
+  if (!r) r = std::make_unique<RecursiveRun>(this, index);
   return r.get();
 }
 

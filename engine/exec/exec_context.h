@@ -45,6 +45,7 @@ struct SourceRow {
 
 class ExecContext;
 class SelectRun;
+class RecursiveRun;
 
 // One FROM item's cursor(s) inside a nested loop.
 struct LevelRun {
@@ -87,6 +88,10 @@ class CoreRun {
   Result<bool> JoinNext();
   Result<bool> First(LevelRun& lv);
   Result<bool> Advance(LevelRun& lv);
+  // kRecursive and kRecursiveRow levels (recursive_cte.cc).
+  Result<bool> FirstRecursive(LevelRun& lv);
+  Result<bool> AdvanceRecursive(LevelRun& lv);
+  Result<bool> NextStreamed(LevelRun& lv, RecursiveRun* run);
   Result<bool> NextInKey(LevelRun& lv);
   Result<bool> LoadIndexEntry(LevelRun& lv, bool* in_range);
   Status LoadTableRow(LevelRun& lv);
@@ -138,6 +143,7 @@ class SelectRun {
  private:
   Result<bool> NextUnsorted();
   Status Fill();
+  Status MaterializeWithAffinity(RowStore* store);
 
   ExecContext* ctx_;
   const plan::Select* sel_;
@@ -176,6 +182,8 @@ class ExecContext {
   uint64_t generation() const { return generation_; }
 
   SelectRun* Run(int select_index);
+  // The runner of recursive CTE `index` (Program::ctes), built on first use.
+  RecursiveRun* Recursive(int index);
   Status Eval(int32_t node, Value* out);
   // 1 true, 0 false, -1 NULL.
   Result<int> Truth(int32_t node);
@@ -198,6 +206,7 @@ class ExecContext {
   func::ValueArena base_arena_;
   func::ValueArena* arena_;
   std::vector<std::unique_ptr<SelectRun>> runs_;
+  std::vector<std::unique_ptr<RecursiveRun>> recursive_runs_;
   struct Cache {
     uint64_t generation = 0;
     Value scalar;

@@ -114,16 +114,29 @@ TEST_F(PragmaTest, SchemaPragmasAnswerAsSqlite) {
       "CREATE TABLE s(x TEXT PRIMARY KEY, y UNIQUE COLLATE NOCASE, UNIQUE(x, y COLLATE RTRIM));"
       "CREATE INDEX sy ON s(y DESC, x COLLATE NOCASE);"
       "INSERT INTO t(a, b, c, d) VALUES (1, 'a', 2, 3.5), (2, 'b', NULL, 4);");
-  for (const char* sql :
-       {"PRAGMA table_info(t)", "PRAGMA table_info('u')", "PRAGMA table_info = s",
-        "PRAGMA main.table_info(t)", "PRAGMA TABLE_INFO(T)", "PRAGMA table_xinfo(t)",
-        "PRAGMA table_info(sqlite_master)", "PRAGMA table_info(nosuch)", "PRAGMA table_info",
-        "PRAGMA index_list(t)", "PRAGMA index_list(u)", "PRAGMA index_list(s)",
-        "PRAGMA index_list(nosuch)", "PRAGMA index_info(tb)",
-        "PRAGMA index_info(sqlite_autoindex_u_1)", "PRAGMA index_info(sqlite_autoindex_s_3)",
-        "PRAGMA index_info(nosuch)", "PRAGMA index_xinfo(tb)", "PRAGMA index_xinfo(sy)",
-        "PRAGMA index_xinfo(sqlite_autoindex_s_2)", "PRAGMA index_xinfo(sqlite_autoindex_s_3)",
-        "PRAGMA index_xinfo(nosuch)", "PRAGMA database_list"}) {
+  for (const char* sql : {"PRAGMA table_info(t)",
+                          "PRAGMA table_info('u')",
+                          "PRAGMA table_info = s",
+                          "PRAGMA main.table_info(t)",
+                          "PRAGMA TABLE_INFO(T)",
+                          "PRAGMA table_xinfo(t)",
+                          "PRAGMA table_info(sqlite_master)",
+                          "PRAGMA table_info(nosuch)",
+                          "PRAGMA table_info",
+                          "PRAGMA index_list(t)",
+                          "PRAGMA index_list(u)",
+                          "PRAGMA index_list(s)",
+                          "PRAGMA index_list(nosuch)",
+                          "PRAGMA index_info(tb)",
+                          "PRAGMA index_info(sqlite_autoindex_u_1)",
+                          "PRAGMA index_info(sqlite_autoindex_s_3)",
+                          "PRAGMA index_info(nosuch)",
+                          "PRAGMA index_xinfo(tb)",
+                          "PRAGMA index_xinfo(sy)",
+                          "PRAGMA index_xinfo(sqlite_autoindex_s_2)",
+                          "PRAGMA index_xinfo(sqlite_autoindex_s_3)",
+                          "PRAGMA index_xinfo(nosuch)",
+                          "PRAGMA database_list"}) {
     ExpectSame(sql);
   }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/exec/exec_context.h"
+#include "engine/func/affinity.h"
 #include "engine/func/cast.h"
 #include "engine/func/collation.h"
 
@@ -211,10 +212,26 @@ Result<bool> SelectRun::Next() {
 Status SelectRun::Materialize(RowStore* store) {
   ENGINE_RETURN_IF_ERROR(Open());
   store->Reset(sel_->visible);
+  if (sel_->store_affinity) return MaterializeWithAffinity(store);
   for (;;) {
     ENGINE_ASSIGN_OR_RETURN(bool have, Next());
     if (!have) break;
     store->Add(row_);
+  }
+  Close();
+  return Status::OK();
+}
+
+Status SelectRun::MaterializeWithAffinity(RowStore* store) {
+  std::vector<Value> row(static_cast<size_t>(sel_->visible));
+  for (;;) {
+    ENGINE_ASSIGN_OR_RETURN(bool have, Next());
+    if (!have) break;
+    // The converted TEXT lives in arena_ until the next row; Add copies it.
+    for (size_t i = 0; i < row.size(); ++i) {
+      row[i] = func::ApplyAffinity(row_[i], sel_->affinities[i], arena_);
+    }
+    store->Add(row.data());
   }
   Close();
   return Status::OK();

@@ -66,10 +66,28 @@ class Explainer {
       return;
     }
     if (core.levels.empty()) Add(parent, "SCAN CONSTANT ROW");
-    for (const Level& lv : core.levels) {
-      if (lv.access == Access::kSubquery) {
-        const int m = Add(parent, "MATERIALIZE " + lv.display);
-        Select(lv.subquery, m);
+    for (size_t li = 0; li < core.levels.size(); ++li) {
+      const Level& lv = core.levels[li];
+      if (lv.access == Access::kSubquery || lv.access == Access::kCorrelatedSubquery) {
+        // A CTE read twice is materialised once (its plan is shared).
+        if (shown_.size() <= static_cast<size_t>(lv.subquery)) shown_.resize(lv.subquery + 1);
+        if (!shown_[static_cast<size_t>(lv.subquery)]) {
+          shown_[static_cast<size_t>(lv.subquery)] = true;
+          const int m = Add(parent, "MATERIALIZE " + lv.display);
+          Select(lv.subquery, m);
+        }
+        Add(parent, "SCAN " + lv.display);
+        continue;
+      }
+      if (lv.access == Access::kRecursive) {
+        // Streamed as the outermost loop; SQLite says CO-ROUTINE where it
+        // is the only one or the next is an outer or CROSS join.
+        const bool coroutine = li == 0 && (core.levels.size() == 1 || core.levels[1].left_join ||
+                                           core.levels[1].cross_join);
+        const RecursiveCte& rc = prog_.ctes[static_cast<size_t>(lv.subquery)];
+        const int m = Add(parent, (coroutine ? "CO-ROUTINE " : "MATERIALIZE ") + rc.name);
+        Select(rc.setup, Add(m, "SETUP"));
+        Select(rc.step, Add(m, "RECURSIVE STEP"));
         Add(parent, "SCAN " + lv.display);
         continue;
       }
@@ -92,6 +110,7 @@ class Explainer {
   const Program& prog_;
   std::vector<std::string> kind_;
   std::vector<bool> listed_;
+  std::vector<bool> shown_;  // FROM subqueries already shown as MATERIALIZE
   int next_id_ = 2;
 };
 
@@ -103,6 +122,9 @@ std::string DescribeLevel(const Level& lv) {
     case Access::kOneRow:
       return "SCAN CONSTANT ROW";
     case Access::kSubquery:
+    case Access::kCorrelatedSubquery:
+    case Access::kRecursive:
+    case Access::kRecursiveRow:
       return "SCAN " + lv.display;
     case Access::kScan:
       if (lv.index != nullptr) {

@@ -93,7 +93,14 @@ enum class Access : uint8_t {
   kRowidIn,     // rowid IN (eq...): one seek per distinct key, in key order
   kIndex,       // eq prefix of `index`, then lo / hi on the next column
   kSubquery,    // rows of a FROM subquery or view, materialised
-  kOneRow,      // no FROM clause
+  // A CTE that reads the enclosing query's row: materialised again at every
+  // scan (kSubquery keeps its rows for the execution).
+  kCorrelatedSubquery,
+  // A recursive CTE (subquery: its Program::ctes index): streamed when it is
+  // the outermost loop, else materialised.
+  kRecursive,
+  kRecursiveRow,  // the row a recursive CTE's step runs on (subquery: its Program::ctes index)
+  kOneRow,        // no FROM clause
 };
 
 struct Level {
@@ -195,7 +202,10 @@ struct Select {
   std::vector<CollationOf> collations;
   std::vector<std::string> aliases;  // AS names ("" when none), for ORDER BY
   bool correlated = false;           // refers to a source of an enclosing query
-  std::vector<int> outer_refs;       // sources of enclosing queries it reads
+  // Materialised rows take the columns' affinities, as the ephemeral table
+  // does where SQLite materialises a CTE (MATERIALIZED, or read twice).
+  bool store_affinity = false;
+  std::vector<int> outer_refs;  // sources of enclosing queries it reads
 };
 
 // INSERT, UPDATE and DELETE on one table.
@@ -220,6 +230,27 @@ struct Dml {
   Select scan_select;
 };
 
+// A recursive common table expression (planner/planner_cte.cc,
+// exec/recursive_cte.cc): the rows of `setup` go into a queue; each row
+// taken out of it is a result row, and `step` runs once on it (reading it
+// through its kRecursiveRow level), adding its rows to the queue.
+struct RecursiveCte {
+  int setup = -1;              // select: the initial rows
+  int step = -1;               // select: the recursive select(s), UNION ALL among themselves
+  bool distinct = false;       // UNION: a row equal to any row queued before is dropped
+  std::vector<SortKey> order;  // ORDER BY: the queue takes the least row first; else FIFO
+  int32_t limit = -1, offset = -1;
+  int width = 0;
+  std::string name;  // for EXPLAIN
+  // Of each column (the setup's). SQLite reads a REAL column of the CTE as
+  // a REAL everywhere, and applies every affinity to the rows it
+  // materialises (not to those of a co-routine).
+  std::vector<Affinity> affinities;
+  // Of each column, for the UNION set and ORDER BY: the first term's (left
+  // to right) that has one, as SQLite's multiSelectCollSeq picks it.
+  std::vector<func::Collation> collations;
+};
+
 // Everything a statement runs: nodes, subqueries, sources.
 struct Program {
   std::vector<Node> nodes;
@@ -227,6 +258,7 @@ struct Program {
   std::vector<std::unique_ptr<std::string>> strings;  // bytes of constants
   std::deque<Select>
       selects;  // stable addresses; [0] is the statement's own SELECT, when it has one
+  std::vector<RecursiveCte> ctes;
   int source_count = 0;
   int parameter_count = 0;
   // Per-WHEN collations of the CASE nodes whose WHENs disagree (kCase col).

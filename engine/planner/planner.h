@@ -86,8 +86,57 @@ class Planner {
   void SetSingleLevel(int src);
   Status AddValue(const Value& v, Node* n);
 
+  // The CTEs of WITH clause `with` (an Ast::withs index, or -1) are visible
+  // while this lives (a statement's WITH before INSERT, UPDATE or DELETE).
+  class WithScope {
+   public:
+    WithScope(Planner* p, const sql::Ast& ast, int32_t with)
+        : p_(p), saved_(p->EnterWith(ast, with, nullptr)) {}
+    ~WithScope() { p_->LeaveWith(saved_); }
+    WithScope(const WithScope&) = delete;
+    WithScope& operator=(const WithScope&) = delete;
+
+   private:
+    Planner* p_;
+    int saved_;
+  };
+
  private:
   struct CoreBinding;
+  // One WITH clause being planned (planner_cte.cc).
+  struct CteFrame {
+    const sql::Ast* ast = nullptr;
+    const sql::WithClause* with = nullptr;
+    int parent = -1;  // the frame of the enclosing WITH
+    // The scope around the select that owns the WITH: a CTE body may read
+    // the enclosing query's row, as that select may.
+    const Scope* outer = nullptr;
+    struct State {
+      const char* error = nullptr;  // set while the body is being planned
+      int select = -1;              // planned plain body, shared by every reference
+      // While the step of a recursive CTE is planned: its direct references
+      // (the current row) and the Program::ctes entry they read.
+      std::vector<const sql::TableRef*> recursive_refs;
+      int recursive = -1;
+      std::vector<Affinity> affinities;
+    };
+    std::vector<State> states;
+  };
+  // PlanSelect without the select's own WITH (planner_select.cc).
+  Result<int> PlanSelectBody(const sql::Ast& ast, const sql::Select& s, const Scope* outer);
+  // Common table expressions (planner_cte.cc). EnterWith makes a WITH
+  // clause's names visible and returns what LeaveWith restores.
+  int EnterWith(const sql::Ast& ast, int32_t with, const Scope* outer);
+  void LeaveWith(int saved) { cte_top_ = saved; }
+  // A FROM table name that names a visible CTE: fills `item` and `level`
+  // and returns true; false when no CTE has that name. `scope` is the one
+  // the reference is in.
+  Result<bool> ResolveCte(const sql::TableRef& ref, const Scope* scope, ScopeItem* item,
+                          Level* level);
+  // A CTE body that reads enclosing rows (`refs`) makes the queries from
+  // `scope` out to those rows' owners correlated.
+  static void MarkCorrelated(const Scope* scope, const std::vector<int>& refs);
+  Status PlanRecursiveCte(int frame, size_t cte, size_t first_recursive, int* index);
   Result<const catalog::TableInfo*> WritableTable(const std::string& schema,
                                                   const std::string& name);
   void FinishScan(Dml* dml);
@@ -133,6 +182,9 @@ class Planner {
   std::vector<int> src_level_;  // source -> level of the core being finished, or -1
   std::vector<std::pair<int, std::vector<std::string>>> natural_refs_;
   std::vector<std::string> natural_;
+  std::vector<std::unique_ptr<CteFrame>> cte_frames_;  // every WITH planned so far
+  int cte_top_ = -1;                                   // innermost visible one, or -1
+  int cte_depth_ = 0;                                  // CTE bodies being planned
 };
 
 }  // namespace engine::plan

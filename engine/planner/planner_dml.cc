@@ -33,6 +33,7 @@ Result<const catalog::TableInfo*> Planner::WritableTable(const std::string& sche
 }
 
 Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
+  WithScope with(this, ast, ast.statement_with);
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kInsert;
@@ -123,6 +124,7 @@ void Planner::FinishScan(Dml* dml) {
 }
 
 Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
+  WithScope with(this, ast, ast.statement_with);
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kUpdate;
@@ -155,6 +157,7 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
 }
 
 Status Planner::PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st) {
+  WithScope with(this, ast, ast.statement_with);
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kDelete;

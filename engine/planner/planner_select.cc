@@ -114,8 +114,15 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
     if (!ref.schema.empty() && !EqualsNoCase(ref.schema, "main")) {
       return Status::SqlError("no such table: " + ref.schema + "." + ref.name);
     }
-    const catalog::TableInfo* t = schema_.FindTable(ref.name);
-    if (t != nullptr) {
+    const catalog::TableInfo* t = nullptr;
+    bool cte = false;
+    if (ref.schema.empty()) {
+      ENGINE_ASSIGN_OR_RETURN(cte, ResolveCte(ref, &bind->scope, &item, &level));
+    }
+    if (!cte) t = schema_.FindTable(ref.name);
+    if (cte) {
+      // A common table expression shadows a table or view of its name.
+    } else if (t != nullptr) {
       item.table = t;
       item.name = ref.alias.empty() ? t->name : ref.alias;
       level.table = t;
@@ -131,7 +138,11 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       const auto* cv = vs.as<sql::CreateViewStmt>();
       if (cv == nullptr) return Status::SqlError("malformed view " + v->name);
       ++view_depth_;
+      // The statement's CTEs are not visible inside the view.
+      const int ctes = cte_top_;
+      cte_top_ = -1;
       Result<int> sel = PlanSelect(vs.ast, cv->select, nullptr);
+      cte_top_ = ctes;
       --view_depth_;
       if (!sel.ok()) return Status(sel.status()).WithOffset(-1);
       const Select& s = prog_->selects[static_cast<size_t>(*sel)];
@@ -149,7 +160,8 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       level.access = Access::kSubquery;
       level.display = item.name;
     } else {
-      return Status::SqlError("no such table: " + ref.name);
+      return Status::SqlError("no such table: " +
+                              (ref.schema.empty() ? ref.name : ref.schema + "." + ref.name));
     }
   }
   item.src = NewSource();
@@ -402,12 +414,11 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
   return Status::OK();
 }
 
-Result<int> Planner::PlanSelect(const sql::Ast& ast, sql::SelectId id, const Scope* outer) {
+Result<int> Planner::PlanSelectBody(const sql::Ast& ast, const sql::Select& s, const Scope* outer) {
   if (prog_->selects.size() > 10000) return Status::SqlError("too many subqueries");
   const int index = static_cast<int>(prog_->selects.size());
   prog_->selects.emplace_back();
   Select* out = &prog_->selects.back();
-  const sql::Select& s = ast.select(id);
   if (s.cores.empty()) return Status::SqlError("empty SELECT");
   out->cores.reserve(s.cores.size());
   out->ops = s.ops;

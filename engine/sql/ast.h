@@ -168,11 +168,29 @@ struct SelectCore {
 enum class CompoundOp : uint8_t { kUnion, kUnionAll, kIntersect, kExcept };
 
 struct Select {
+  int32_t with = -1;  // index into Ast::withs: the WITH clause before this select, or -1
   std::vector<SelectCore> cores;
   std::vector<CompoundOp> ops;  // ops[i] joins cores[i] and cores[i + 1]
   std::vector<OrderingTerm> order_by;
   ExprId limit = kNoExpr;
   ExprId offset = kNoExpr;
+};
+
+// One common table expression: name [(columns)] AS [[NOT] MATERIALIZED] (select).
+struct CommonTableExpr {
+  enum class Materialized : uint8_t { kDefault, kYes, kNo };
+  std::string name;
+  std::vector<std::string> columns;  // empty: the select's own names
+  Materialized materialized = Materialized::kDefault;
+  SelectId select = 0;
+};
+
+// WITH [RECURSIVE] cte, ...: SQLite treats every CTE that names itself as
+// recursive whether or not RECURSIVE is written, so the flag is kept only
+// for rendering.
+struct WithClause {
+  bool recursive = false;
+  std::vector<CommonTableExpr> ctes;
 };
 
 // The node storage of one statement, shared by all its subqueries.
@@ -181,6 +199,10 @@ struct Ast {
   std::vector<ExprId> lists;
   std::vector<std::string> strings;
   std::vector<Select> selects;
+  std::vector<WithClause> withs;
+  // The WITH before an INSERT, UPDATE or DELETE (a SELECT keeps its own in
+  // Select::with), or -1.
+  int32_t statement_with = -1;
   // Byte offsets in the prepared text of column references and function
   // calls, by ExprId (shorter than exprs, kNoOffset elsewhere): a planner
   // error about one ("no such column") points there, as SQLite's does.

@@ -131,6 +131,8 @@ Status Parser::ParseStatementBody(Statement& st) {
   }
   const Token t = Peek();
   switch (t.kind) {
+    case TokenKind::kWith:
+      return ParseWithStatement(st);
     case TokenKind::kSelect:
     case TokenKind::kValues: {
       ENGINE_ASSIGN_OR_RETURN(SelectId id, ParseSelect());

@@ -105,6 +105,10 @@ class Parser {
   Result<std::optional<JoinType>> ParseJoinOperator();
   static bool IsJoinKeyword(const Token& t);
   bool AtSelectStart(int ahead = 0);
+  // WITH ...: the clause into Ast::withs; returns its index (parser_with.cc).
+  Result<int32_t> ParseWith();
+  // WITH ... followed by the SELECT, INSERT, UPDATE or DELETE it belongs to.
+  Status ParseWithStatement(Statement& st);
 
   // Expressions.
   Result<ExprId> ParseExpr(int min_prec = kPrecOr);
@@ -161,6 +165,7 @@ class Parser {
   uint32_t depth_ = 0;
   uint32_t max_height_ = 0;          // tallest expression since the enclosing SELECT began
   uint32_t last_select_height_ = 0;  // tallest expression of the SELECT just parsed
+  int32_t pending_with_ = -1;        // a statement's WITH, for the SELECT that follows it
 };
 
 // Exactly one statement (a trailing ';' is allowed).

@@ -13,7 +13,7 @@ constexpr size_t kMaxCompoundSelect = 500;  // SQLITE_MAX_COMPOUND_SELECT
 
 bool Parser::AtSelectStart(int ahead) {
   const TokenKind k = Peek(ahead).kind;
-  return k == TokenKind::kSelect || k == TokenKind::kValues;
+  return k == TokenKind::kSelect || k == TokenKind::kValues || k == TokenKind::kWith;
 }
 
 namespace {
@@ -37,6 +37,11 @@ Result<SelectId> Parser::ParseSelect() {
   max_height_ = 0;
 
   Select s;
+  s.with = pending_with_;
+  pending_with_ = -1;
+  if (s.with < 0 && PeekIs(TokenKind::kWith)) {
+    ENGINE_ASSIGN_OR_RETURN(s.with, ParseWith());
+  }
   for (;;) {
     if (s.cores.size() >= kMaxCompoundSelect) {
       return Status::SqlError("too many terms in compound SELECT");

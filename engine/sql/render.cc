@@ -76,6 +76,7 @@ class Renderer {
 
   void Expr(ExprId id);
   void Select(SelectId id);
+  void With(const WithClause& with);
 
   std::string out;
 
@@ -380,6 +381,7 @@ void Renderer::Core(const SelectCore& core) {
 
 void Renderer::Select(SelectId id) {
   const engine::sql::Select& s = ast_.select(id);
+  if (s.with >= 0) With(ast_.withs[static_cast<size_t>(s.with)]);
   for (size_t i = 0; i < s.cores.size(); ++i) {
     if (i > 0) {
       switch (s.ops[i - 1]) {
@@ -419,6 +421,30 @@ void Renderer::Select(SelectId id) {
     out += " OFFSET ";
     Expr(s.offset);
   }
+}
+
+void Renderer::With(const WithClause& with) {
+  out += with.recursive ? "WITH RECURSIVE " : "WITH ";
+  for (size_t i = 0; i < with.ctes.size(); ++i) {
+    const CommonTableExpr& cte = with.ctes[i];
+    if (i > 0) out += ", ";
+    out += QuoteIdentifier(cte.name);
+    if (!cte.columns.empty()) {
+      out += '(';
+      for (size_t c = 0; c < cte.columns.size(); ++c) {
+        if (c > 0) out += ", ";
+        out += QuoteIdentifier(cte.columns[c]);
+      }
+      out += ')';
+    }
+    out += " AS ";
+    if (cte.materialized == CommonTableExpr::Materialized::kYes) out += "MATERIALIZED ";
+    if (cte.materialized == CommonTableExpr::Materialized::kNo) out += "NOT MATERIALIZED ";
+    out += '(';
+    Select(cte.select);
+    out += ')';
+  }
+  out += ' ';
 }
 
 }  // namespace

@@ -102,6 +102,7 @@ namespace engine::sql {
   KEYWORD(kView, "VIEW", true)                    \
   KEYWORD(kWhen, "WHEN", false)                   \
   KEYWORD(kWhere, "WHERE", false)                 \
+  KEYWORD(kWith, "WITH", false)                   \
   KEYWORD(kWithout, "WITHOUT", true)
 
 enum class TokenKind : uint8_t {
