@@ -40,7 +40,8 @@ class StageRun {
     for (uint32_t r : perm_) {
       const Value* src = in_.row(r);
       std::copy(src, src + w, row.begin());
-      for (size_t c = 0; c < ncalls_; ++c) row[static_cast<size_t>(w) + c] = results_[r * ncalls_ + c];
+      for (size_t c = 0; c < ncalls_; ++c)
+        row[static_cast<size_t>(w) + c] = results_[r * ncalls_ + c];
       out->Add(row.data());
     }
     return Status::OK();
@@ -207,8 +208,8 @@ class StageRun {
         const int64_t base = spec_->unit == FrameUnit::kRows
                                  ? static_cast<int64_t>(i - ps_)
                                  : static_cast<int64_t>(group_of_[i - ps_]);
-        const int64_t at = sign < 0 ? (n > base ? -1 : base - n)
-                                    : (n > INT64_MAX - base ? INT64_MAX : base + n);
+        const int64_t at =
+            sign < 0 ? (n > base ? -1 : base - n) : (n > INT64_MAX - base ? INT64_MAX : base + n);
         if (spec_->unit == FrameUnit::kGroups) return GroupIndexStart(at);
         if (at < 0) return ps_;
         return std::min(pe_, ps_ + static_cast<size_t>(std::min<int64_t>(at, pe_ - ps_)));
@@ -339,7 +340,8 @@ class StageRun {
     using func::WindowFunction;
     switch (call.fn) {
       case WindowFunction::kRowNumber:
-        for (size_t i = ps_; i < pe_; ++i) Result(i, c) = Value::Integer(static_cast<int64_t>(i - ps_ + 1));
+        for (size_t i = ps_; i < pe_; ++i)
+          Result(i, c) = Value::Integer(static_cast<int64_t>(i - ps_ + 1));
         return Status::OK();
       case WindowFunction::kRank:
         for (size_t i = ps_; i < pe_; ++i) {
@@ -359,8 +361,8 @@ class StageRun {
         return Status::OK();
       case WindowFunction::kCumeDist:
         for (size_t i = ps_; i < pe_; ++i) {
-          Result(i, c) = Value::Real(static_cast<double>(GroupEnd(i) - ps_) /
-                                     static_cast<double>(rows));
+          Result(i, c) =
+              Value::Real(static_cast<double>(GroupEnd(i) - ps_) / static_cast<double>(rows));
         }
         return Status::OK();
       case WindowFunction::kNtile: {
@@ -387,7 +389,8 @@ class StageRun {
           }
           if (call.fn == WindowFunction::kLag) off = off == INT64_MIN ? INT64_MAX : -off;
           const int64_t at = static_cast<int64_t>(i - ps_);
-          const bool inside = off >= 0 ? off < static_cast<int64_t>(rows) - at : -off <= at;
+          const bool inside =
+              off >= 0 ? off < static_cast<int64_t>(rows) - at : off != INT64_MIN && -off <= at;
           if (inside) {
             Result(i, c) = Cell(static_cast<size_t>(static_cast<int64_t>(i) + off), call.args[0]);
           } else {
@@ -416,7 +419,8 @@ class StageRun {
               break;
             }
           } else if (spec_->exclude == FrameExclude::kNoOthers) {
-            if (static_cast<uint64_t>(nth) <= e - b) v = Cell(b + static_cast<size_t>(nth) - 1, call.args[0]);
+            if (static_cast<uint64_t>(nth) <= e - b)
+              v = Cell(b + static_cast<size_t>(nth) - 1, call.args[0]);
           } else {
             for (size_t j = b; j < e; ++j) {
               if (Excluded(i, j) || --nth > 0) continue;

@@ -23,11 +23,16 @@ std::optional<WindowFunction> FindWindowFunction(std::string_view name) {
     std::string_view name;
     WindowFunction fn;
   } kFunctions[] = {
-      {"ROW_NUMBER", WindowFunction::kRowNumber},   {"RANK", WindowFunction::kRank},
-      {"DENSE_RANK", WindowFunction::kDenseRank},   {"PERCENT_RANK", WindowFunction::kPercentRank},
-      {"CUME_DIST", WindowFunction::kCumeDist},     {"NTILE", WindowFunction::kNtile},
-      {"LAG", WindowFunction::kLag},                {"LEAD", WindowFunction::kLead},
-      {"FIRST_VALUE", WindowFunction::kFirstValue}, {"LAST_VALUE", WindowFunction::kLastValue},
+      {"ROW_NUMBER", WindowFunction::kRowNumber},
+      {"RANK", WindowFunction::kRank},
+      {"DENSE_RANK", WindowFunction::kDenseRank},
+      {"PERCENT_RANK", WindowFunction::kPercentRank},
+      {"CUME_DIST", WindowFunction::kCumeDist},
+      {"NTILE", WindowFunction::kNtile},
+      {"LAG", WindowFunction::kLag},
+      {"LEAD", WindowFunction::kLead},
+      {"FIRST_VALUE", WindowFunction::kFirstValue},
+      {"LAST_VALUE", WindowFunction::kLastValue},
       {"NTH_VALUE", WindowFunction::kNthValue},
   };
   for (const auto& f : kFunctions) {

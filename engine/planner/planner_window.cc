@@ -74,8 +74,8 @@ bool SameExpr(const sql::Ast& ast, sql::ExprId a, sql::ExprId b) {
 bool SameFrame(const sql::Ast& ast, const sql::WindowDef* a, const sql::WindowDef* b) {
   if (a == nullptr || b == nullptr) return a == b;
   return a->unit == b->unit && a->start == b->start && a->end == b->end &&
-         a->exclude == b->exclude && a->has_exclude == b->has_exclude && SameExpr(ast, a->start_expr, b->start_expr) &&
-         SameExpr(ast, a->end_expr, b->end_expr);
+         a->exclude == b->exclude && a->has_exclude == b->has_exclude &&
+         SameExpr(ast, a->start_expr, b->start_expr) && SameExpr(ast, a->end_expr, b->end_expr);
 }
 
 bool SameWindow(const sql::Ast& ast, const ResolvedWindow& a, const ResolvedWindow& b) {
@@ -108,7 +108,8 @@ Status CheckFrame(const ResolvedWindow& rw) {
                        f.start == sql::FrameBound::kFollowing ||
                        f.end == sql::FrameBound::kPreceding || f.end == sql::FrameBound::kFollowing;
   if (f.unit == sql::FrameUnit::kRange && offsets && rw.order.size() != 1) {
-    return Status::SqlError("RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression");
+    return Status::SqlError(
+        "RANGE with offset PRECEDING/FOLLOWING requires one ORDER BY expression");
   }
   return Status::OK();
 }
@@ -211,8 +212,8 @@ Status Planner::ResolveWindow(const sql::Ast& ast, const sql::WindowDef& def, si
   if (def.bare_name) {
     const int i = find(def.base, named.size());
     if (i < 0) return Status::SqlError("no such window: " + def.base);
-    return ResolveWindow(ast, ast.windows[named[static_cast<size_t>(i)]],
-                         static_cast<size_t>(i), true, depth + 1, out);
+    return ResolveWindow(ast, ast.windows[named[static_cast<size_t>(i)]], static_cast<size_t>(i),
+                         true, depth + 1, out);
   }
   out->partition = def.partition_by;
   out->order = def.order_by;
@@ -274,8 +275,8 @@ Result<int> Planner::WindowSpecFor(const sql::Ast& ast, const ResolvedWindow& rw
     WindowOrderKey k;
     ENGINE_ASSIGN_OR_RETURN(k.column, InnerColumn(ast, t.expr, scope));
     k.desc = t.order == sql::SortOrder::kDesc;
-    k.nulls_first = t.nulls == sql::NullsOrder::kDefault ? !k.desc
-                                                         : t.nulls == sql::NullsOrder::kFirst;
+    k.nulls_first =
+        t.nulls == sql::NullsOrder::kDefault ? !k.desc : t.nulls == sql::NullsOrder::kFirst;
     k.coll = ExprCollation(wb->inner[static_cast<size_t>(k.column)]);
     spec.order.push_back(k);
   }
