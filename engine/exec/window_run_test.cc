@@ -92,8 +92,9 @@ std::string RunSqlite(sqlite3* db, const std::string& sql) {
           out += "r" + Real(sqlite3_column_double(st, c)) + "|";
           break;
         default:
-          out += "t" + std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c)),
-                                   static_cast<size_t>(sqlite3_column_bytes(st, c))) +
+          out += "t" +
+                 std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c)),
+                             static_cast<size_t>(sqlite3_column_bytes(st, c))) +
                  "|";
           break;
       }
@@ -128,17 +129,18 @@ class WindowRunTest : public ::testing::Test {
 };
 
 TEST_F(WindowRunTest, RankingFunctions) {
-  for (const char* q : {
-           "SELECT k, row_number() OVER (ORDER BY k DESC) FROM u ORDER BY k",
-           "SELECT k, g, rank() OVER (ORDER BY g), dense_rank() OVER (ORDER BY g) FROM u ORDER BY k",
-           "SELECT k, percent_rank() OVER (PARTITION BY g ORDER BY v), cume_dist() OVER "
-           "(PARTITION BY g ORDER BY v) FROM u ORDER BY k",
-           "SELECT k, rank() OVER (), percent_rank() OVER (), cume_dist() OVER () FROM u ORDER BY k",
-           "SELECT k, ntile(2) OVER (ORDER BY k), ntile(4) OVER (ORDER BY k), ntile(20) OVER "
-           "(ORDER BY k), ntile('3') OVER (ORDER BY k), ntile(2.7) OVER (ORDER BY k) FROM u "
-           "ORDER BY k",
-           "SELECT k, ntile(2) OVER (PARTITION BY g ORDER BY k) FROM u ORDER BY k",
-       }) {
+  for (
+      const char* q : {
+          "SELECT k, row_number() OVER (ORDER BY k DESC) FROM u ORDER BY k",
+          "SELECT k, g, rank() OVER (ORDER BY g), dense_rank() OVER (ORDER BY g) FROM u ORDER BY k",
+          "SELECT k, percent_rank() OVER (PARTITION BY g ORDER BY v), cume_dist() OVER "
+          "(PARTITION BY g ORDER BY v) FROM u ORDER BY k",
+          "SELECT k, rank() OVER (), percent_rank() OVER (), cume_dist() OVER () FROM u ORDER BY k",
+          "SELECT k, ntile(2) OVER (ORDER BY k), ntile(4) OVER (ORDER BY k), ntile(20) OVER "
+          "(ORDER BY k), ntile('3') OVER (ORDER BY k), ntile(2.7) OVER (ORDER BY k) FROM u "
+          "ORDER BY k",
+          "SELECT k, ntile(2) OVER (PARTITION BY g ORDER BY k) FROM u ORDER BY k",
+      }) {
     Check(q);
   }
 }
@@ -165,8 +167,8 @@ TEST_F(WindowRunTest, ValueFunctions) {
 }
 
 TEST_F(WindowRunTest, AggregatesOverEveryFrame) {
-  const char* kAggs[] = {"count(*)", "count(v)", "sum(v)", "total(v)", "avg(v)",
-                         "min(v)",   "max(v)",   "group_concat(k, '.')"};
+  const char* kAggs[] = {"count(*)", "count(v)", "sum(v)", "total(v)",
+                         "avg(v)",   "min(v)",   "max(v)", "group_concat(k, '.')"};
   const char* kFrames[] = {
       "",
       "ORDER BY k",
@@ -260,6 +262,12 @@ TEST_F(WindowRunTest, Errors) {
            "SELECT sum(k) OVER (x ORDER BY k) FROM u",
            "SELECT sum(sum(k) OVER ()) OVER () FROM u",
            "SELECT sum(k) OVER (PARTITION BY sum(k) OVER ()) FROM u",
+           // Offsets that are not constants are NULL to SQLite (then an error).
+           "SELECT sum(k) OVER (ORDER BY k ROWS BETWEEN k PRECEDING AND CURRENT ROW) FROM u",
+           "SELECT sum(k) OVER (ORDER BY k ROWS abs(-1) PRECEDING) FROM u",
+           "SELECT sum(k) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FILTER "
+           "(WHERE 1) FROM u",
+           "SELECT row_number() OVER w FROM u WINDOW w AS (ORDER BY count(*))",
            // A frame no function reads is not evaluated: no offset error.
            "SELECT k, ntile(2) OVER (ORDER BY k ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) "
            "FROM u ORDER BY k",

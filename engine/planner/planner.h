@@ -86,6 +86,8 @@ class Planner {
   Result<int32_t> CompileNode(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
   // Window functions (planner_window.cc).
   static bool HasWindowCall(const sql::Ast& ast, sql::ExprId id);
+  // WINDOW w AS (ORDER BY count(*)) makes the core an aggregate one.
+  bool WindowClauseHasAggregate(const sql::Ast& ast, const sql::SelectCore& sc) const;
   static bool CoreHasWindowCall(const sql::Ast& ast, const sql::SelectCore& sc,
                                 const sql::Select& sel, bool first);
   std::unique_ptr<WindowBinding> NewWindowBinding(const Scope* scope, const sql::SelectCore& sc);

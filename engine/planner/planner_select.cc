@@ -317,6 +317,7 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
   if (first && sel.cores.size() == 1) {
     for (const sql::OrderingTerm& t : sel.order_by) aggregate |= HasAggregate(ast, t.expr);
   }
+  aggregate |= WindowClauseHasAggregate(ast, sc);
   if (sc.having != sql::kNoExpr && sc.group_by.empty() && !aggregate) {
     return Status::SqlError("a GROUP BY clause is required before HAVING");
   }

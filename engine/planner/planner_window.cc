@@ -94,6 +94,32 @@ bool SameWindow(const sql::Ast& ast, const ResolvedWindow& a, const ResolvedWind
 
 int BoundRank(sql::FrameBound b) { return static_cast<int>(b); }
 
+// Whether a frame offset is what SQLite keeps of one: literals, parameters
+// and operators on them. Anything else (a column, a function call, a
+// subquery) it replaces by NULL, which then fails as an offset.
+bool IsConstantOffset(const sql::Ast& ast, sql::ExprId id) {
+  if (id == sql::kNoExpr) return true;
+  const sql::Expr& e = ast.expr(id);
+  switch (e.kind) {
+    case sql::ExprKind::kColumn:
+    case sql::ExprKind::kFunction:
+    case sql::ExprKind::kSubquery:
+    case sql::ExprKind::kExists:
+    case sql::ExprKind::kInSelect:
+      return false;
+    default:
+      break;
+  }
+  if (!IsConstantOffset(ast, e.left) || !IsConstantOffset(ast, e.right) ||
+      !IsConstantOffset(ast, e.third)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < e.list_size; ++i) {
+    if (!IsConstantOffset(ast, ast.list(e)[i])) return false;
+  }
+  return true;
+}
+
 // The frame errors SQLite finds while preparing (even for calls that then
 // read no frame).
 Status CheckFrame(const ResolvedWindow& rw) {
@@ -127,6 +153,19 @@ bool Planner::HasWindowCall(const sql::Ast& ast, sql::ExprId id) {
       e.kind == sql::ExprKind::kFunction) {
     for (uint32_t i = 0; i < e.list_size; ++i) {
       if (HasWindowCall(ast, ast.list(e)[i])) return true;
+    }
+  }
+  return false;
+}
+
+bool Planner::WindowClauseHasAggregate(const sql::Ast& ast, const sql::SelectCore& sc) const {
+  for (uint32_t w : sc.windows) {
+    const sql::WindowDef& def = ast.windows[w];
+    for (sql::ExprId p : def.partition_by) {
+      if (HasAggregate(ast, p)) return true;
+    }
+    for (const sql::OrderingTerm& t : def.order_by) {
+      if (HasAggregate(ast, t.expr)) return true;
     }
   }
   return false;
@@ -259,11 +298,14 @@ Result<int> Planner::WindowSpecFor(const sql::Ast& ast, const ResolvedWindow& rw
     spec.exclude = f.exclude;
     spec.row_by_row = f.has_exclude;
     // Offsets are constants: they see no column of the query.
-    if (f.start_expr != sql::kNoExpr) {
-      ENGINE_ASSIGN_OR_RETURN(spec.start_expr, Compile(ast, f.start_expr, nullptr));
-    }
-    if (f.end_expr != sql::kNoExpr) {
-      ENGINE_ASSIGN_OR_RETURN(spec.end_expr, Compile(ast, f.end_expr, nullptr));
+    for (auto [expr, node] :
+         {std::pair{f.start_expr, &spec.start_expr}, std::pair{f.end_expr, &spec.end_expr}}) {
+      if (expr == sql::kNoExpr) continue;
+      if (IsConstantOffset(ast, expr)) {
+        ENGINE_ASSIGN_OR_RETURN(*node, Compile(ast, expr, nullptr));
+      } else {
+        *node = AddNode(Node());  // NULL
+      }
     }
   }
   for (sql::ExprId p : rw.partition) {

@@ -60,6 +60,8 @@ Status Parser::ParseFunctionTail(Expr& e, uint32_t name_offset) {
   ast_->windows[index].offset = name_offset;
   e.flags |= Expr::kOver;
   e.u.ids.b = index;
+  // FILTER comes before OVER: after it, it is no alias either (parse.y).
+  if (PeekWord("FILTER") && PeekIs(TokenKind::kLParen, 1)) return ErrorNear();
   return Status::OK();
 }
 

@@ -84,7 +84,8 @@ TEST(ParserWindowTest, SyntaxErrors) {
            "SELECT sum(a) OVER (ROWS BETWEEN 1 PRECEDING AND UNBOUNDED PRECEDING) FROM t",
            "SELECT sum(a) OVER (ROWS 1) FROM t",
            "SELECT sum(a) OVER (ROWS CURRENT ROW EXCLUDE NOTHING) FROM t",
-           "SELECT sum(a) OVER (ORDER BY a", "SELECT sum(a) FILTER (a > 1) FROM t",
+           "SELECT sum(a) OVER (ORDER BY a",
+           "SELECT sum(a) FILTER (a > 1) FROM t",
            "SELECT sum(a) OVER w FROM t WINDOW w AS (ORDER BY a), FROM t",
        }) {
     EXPECT_FALSE(ParseStatement(sql).ok()) << sql;
