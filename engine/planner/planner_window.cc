@@ -92,8 +92,6 @@ bool SameWindow(const sql::Ast& ast, const ResolvedWindow& a, const ResolvedWind
   return SameFrame(ast, a.frame, b.frame);
 }
 
-int BoundRank(sql::FrameBound b) { return static_cast<int>(b); }
-
 // Whether a frame offset is what SQLite keeps of one: literals, parameters
 // and operators on them. Anything else (a column, a function call, a
 // subquery) it replaces by NULL, which then fails as an offset.
@@ -120,16 +118,11 @@ bool IsConstantOffset(const sql::Ast& ast, sql::ExprId id) {
   return true;
 }
 
-// The frame errors SQLite finds while preparing (even for calls that then
-// read no frame).
+// The frame errors SQLite finds while resolving names (even for calls that
+// then read no frame); a frame that ends before it starts the parser refuses.
 Status CheckFrame(const ResolvedWindow& rw) {
   if (rw.frame == nullptr) return Status::OK();
   const sql::WindowDef& f = *rw.frame;
-  // A frame may not end before it starts: CURRENT ROW or N FOLLOWING
-  // up to N PRECEDING, N FOLLOWING up to CURRENT ROW.
-  if (BoundRank(f.start) > BoundRank(f.end)) {
-    return Status::SqlError("unsupported frame specification");
-  }
   const bool offsets = f.start == sql::FrameBound::kPreceding ||
                        f.start == sql::FrameBound::kFollowing ||
                        f.end == sql::FrameBound::kPreceding || f.end == sql::FrameBound::kFollowing;

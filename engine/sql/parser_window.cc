@@ -96,6 +96,12 @@ Result<uint32_t> Parser::ParseWindowDefn() {
       ENGINE_RETURN_IF_ERROR(ParseFrameBound(true, &def.start, &def.start_expr));
       def.end = FrameBound::kCurrentRow;
     }
+    // A frame may not end before it starts (CURRENT ROW or N FOLLOWING up
+    // to N PRECEDING, N FOLLOWING up to CURRENT ROW): SQLite's parser
+    // refuses it, in an unused WINDOW definition too.
+    if (static_cast<int>(def.start) > static_cast<int>(def.end)) {
+      return Status::SqlError("unsupported frame specification");
+    }
     if (AcceptWord("EXCLUDE")) {
       def.has_exclude = true;
       if (AcceptWord("NO")) {
