@@ -217,12 +217,13 @@ Result<int32_t> Planner::CompileInWindowStage(const sql::Ast& ast, sql::ExprId i
                                               const Scope* scope) {
   if (scope != window_->scope) return CompileNode(ast, id, scope);
   const sql::Expr& e = ast.expr(id);
-  const bool inner = e.kind == sql::ExprKind::kColumn || e.kind == sql::ExprKind::kSubquery ||
-                     e.kind == sql::ExprKind::kExists || IsAggregateCall(ast, id);
   if (e.kind == sql::ExprKind::kFunction && e.has(sql::Expr::kOver)) {
     return CompileWindowCall(ast, e, scope);
   }
-  if (!inner) return CompileNode(ast, id, scope);
+  // A subtree without window calls is a value of the inner row, so that
+  // what it reads (columns, aggregates, correlated subqueries) is read
+  // where those rows are made.
+  if (HasWindowCall(ast, id)) return CompileNode(ast, id, scope);
   WindowBinding* wb = window_;
   window_ = nullptr;
   Result<int32_t> c = Compile(ast, id, scope);
