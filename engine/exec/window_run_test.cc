@@ -217,6 +217,8 @@ TEST_F(WindowRunTest, FilterNamedWindowsAndPlacement) {
            "SELECT * FROM ranked WHERE r = 1 ORDER BY g",
            "SELECT * FROM (SELECT k, sum(k) OVER (ORDER BY k) AS s FROM u) WHERE s > 10 ORDER BY k",
            "SELECT k, (SELECT sum(k) OVER ()) FROM u ORDER BY k",
+           "SELECT a, a IN (SELECT k FROM u WHERE k = t.b), row_number() OVER (ORDER BY c) "
+           "FROM t ORDER BY c",
            // Correlated, and a window stage that reads no column at all.
            "SELECT a, (SELECT count(*) OVER () FROM u WHERE k = t.a) FROM t ORDER BY a, c",
            "SELECT a, row_number() OVER (ORDER BY c) FROM t UNION ALL SELECT k, rank() OVER "
