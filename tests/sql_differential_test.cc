@@ -970,17 +970,25 @@ class Generator {
       }
       return f + " OVER (" + definition(true, true) + ")";
     };
-    std::string q = "SELECT " + (grouped ? key + ", count(*)" : id);
+    // DISTINCT over the windows' values alone: compared as a set.
+    const bool distinct = !grouped && Chance(8);
+    std::string q = distinct ? "SELECT DISTINCT " : "SELECT " + (grouped ? key + ", count(*)" : id);
     const int ncalls = Int(1, 3);
     for (int i = 0; i < ncalls; ++i) {
       std::string c = call();
       if (Chance(15)) c = "coalesce(" + c + ", 0) + 1";
-      q += ", " + c;
+      q += (i > 0 || !distinct ? ", " : "") + c;
     }
     q += " FROM " + t->name;
     if (Chance(40)) q += " WHERE " + Cond(from, 1);
     if (grouped) q += " GROUP BY " + key;
     if (named) q += " WINDOW w AS (" + named_def + ")";
+    if (distinct) {
+      check->set_op = true;
+      return q;
+    }
+    // The windowed select as a FROM subquery, ordered outside.
+    if (Chance(12)) q = "SELECT * FROM (" + q + ")";
     if (grouped) {
       q += " ORDER BY 1" + std::string(Chance(30) ? " DESC" : "");
       check->order = Check::Order::kKeys;
