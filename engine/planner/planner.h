@@ -95,8 +95,10 @@ class Planner {
   Result<int32_t> CompileWindowCall(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
   Result<int> InnerColumn(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
   int32_t InnerRef(int32_t node);  // a node of the inner row, read by the window stage's core
+  // `def` with its base windows applied; `limit`: how many of the WINDOW
+  // clause's definitions it may build on; `clause`: it is one of them.
   Status ResolveWindow(const sql::Ast& ast, const sql::WindowDef& def, size_t limit, bool clause,
-                       int depth, ResolvedWindow* out);
+                       ResolvedWindow* out);
   Result<int> WindowSpecFor(const sql::Ast& ast, const ResolvedWindow& rw, const Scope* scope);
   void FinishWindowCore(Select* out, Core* core, const CoreBinding& bind, WindowBinding* wb);
   Result<int32_t> CompileColumn(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);

@@ -16,8 +16,6 @@ using catalog::EqualsNoCase;
 
 namespace {
 
-constexpr int kMaxWindowChain = 64;  // WINDOW definitions built on each other
-
 // Whether two parse trees are the same expression (SQLite's
 // sqlite3ExprCompare, enough to tell windows written alike).
 bool SameExpr(const sql::Ast& ast, sql::ExprId a, sql::ExprId b) {
@@ -233,46 +231,58 @@ Result<int32_t> Planner::CompileInWindowStage(const sql::Ast& ast, sql::ExprId i
 }
 
 Status Planner::ResolveWindow(const sql::Ast& ast, const sql::WindowDef& def, size_t limit,
-                              bool clause, int depth, ResolvedWindow* out) {
-  if (depth > kMaxWindowChain) return Status::SqlError("too many levels of window definitions");
+                              bool clause, ResolvedWindow* out) {
   const std::vector<uint32_t>& named = window_->core->windows;
+  // The last definition named `name` among the first `below` of the clause.
   auto find = [&](const std::string& name, size_t below) -> int {
     for (size_t i = below; i-- > 0;) {
       if (EqualsNoCase(ast.windows[named[i]].name, name)) return static_cast<int>(i);
     }
     return -1;
   };
+  const sql::WindowDef* cur = &def;
   if (def.bare_name) {
     const int i = find(def.base, named.size());
     if (i < 0) return Status::SqlError("no such window: " + def.base);
-    return ResolveWindow(ast, ast.windows[named[static_cast<size_t>(i)]], static_cast<size_t>(i),
-                         true, depth + 1, out);
+    cur = &ast.windows[named[static_cast<size_t>(i)]];
+    limit = static_cast<size_t>(i);
+    clause = true;
   }
-  out->partition = def.partition_by;
-  out->order = def.order_by;
-  out->frame = def.has_frame ? &def : nullptr;
-  if (def.base.empty()) return Status::OK();
-  const int i = find(def.base, limit);
-  if (i < 0) {
-    // SQLite 3.40 ignores a WINDOW definition's base that no earlier
-    // definition names; in OVER (...) it is an error.
-    if (clause) return Status::OK();
-    return Status::SqlError("no such window: " + def.base);
+  // The chain of bases, each an earlier definition than the one before it
+  // (so a loop, however many there are, and no recursion).
+  std::vector<const sql::WindowDef*> chain;
+  for (;;) {
+    chain.push_back(cur);
+    if (cur->base.empty()) break;
+    const int i = find(cur->base, limit);
+    if (i < 0) {
+      // SQLite 3.40 ignores a WINDOW definition's base that no earlier
+      // definition names; in OVER (...) it is an error.
+      if (clause) break;
+      return Status::SqlError("no such window: " + cur->base);
+    }
+    cur = &ast.windows[named[static_cast<size_t>(i)]];
+    limit = static_cast<size_t>(i);
+    clause = true;
   }
-  ResolvedWindow base;
-  ENGINE_RETURN_IF_ERROR(ResolveWindow(ast, ast.windows[named[static_cast<size_t>(i)]],
-                                       static_cast<size_t>(i), true, depth + 1, &base));
-  if (!def.partition_by.empty()) {
-    return Status::SqlError("cannot override PARTITION clause of window: " + def.base);
+  const sql::WindowDef& root = *chain.back();
+  out->partition = root.partition_by;
+  out->order = root.order_by;
+  out->frame = root.has_frame ? &root : nullptr;
+  for (size_t k = chain.size() - 1; k-- > 0;) {
+    const sql::WindowDef& d = *chain[k];
+    if (!d.partition_by.empty()) {
+      return Status::SqlError("cannot override PARTITION clause of window: " + d.base);
+    }
+    if (!d.order_by.empty() && !out->order.empty()) {
+      return Status::SqlError("cannot override ORDER BY clause of window: " + d.base);
+    }
+    if (out->frame != nullptr) {
+      return Status::SqlError("cannot override frame specification of window: " + d.base);
+    }
+    if (!d.order_by.empty()) out->order = d.order_by;
+    out->frame = d.has_frame ? &d : nullptr;
   }
-  if (!def.order_by.empty() && !base.order.empty()) {
-    return Status::SqlError("cannot override ORDER BY clause of window: " + def.base);
-  }
-  if (base.frame != nullptr) {
-    return Status::SqlError("cannot override frame specification of window: " + def.base);
-  }
-  out->partition = base.partition;
-  if (def.order_by.empty()) out->order = base.order;
   return Status::OK();
 }
 
@@ -353,7 +363,7 @@ Result<int32_t> Planner::CompileWindowCall(const sql::Ast& ast, const sql::Expr&
   WindowBinding* wb = window_;
   ResolvedWindow rw;
   const sql::WindowDef& def = ast.windows[e.u.ids.b];
-  ENGINE_RETURN_IF_ERROR(ResolveWindow(ast, def, wb->core->windows.size(), false, 0, &rw));
+  ENGINE_RETURN_IF_ERROR(ResolveWindow(ast, def, wb->core->windows.size(), false, &rw));
   ENGINE_RETURN_IF_ERROR(CheckFrame(rw));
   // The ranking functions, ntile, lag and lead read no frame: SQLite then
   // drops it, offsets (and their errors) included.

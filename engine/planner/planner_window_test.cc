@@ -31,9 +31,9 @@ class PlannerWindowTest : public ::testing::Test {
 };
 
 TEST_F(PlannerWindowTest, InnerSelectKeepsItsAccessPath) {
-  EXPECT_EQ(Plan("SELECT a, row_number() OVER (ORDER BY b) FROM t WHERE a = 1"),
-            (V{"MATERIALIZE (subquery)", "SEARCH t USING COVERING INDEX tab (a=?)",
-               "SCAN (subquery)"}));
+  EXPECT_EQ(
+      Plan("SELECT a, row_number() OVER (ORDER BY b) FROM t WHERE a = 1"),
+      (V{"MATERIALIZE (subquery)", "SEARCH t USING COVERING INDEX tab (a=?)", "SCAN (subquery)"}));
   EXPECT_EQ(Plan("SELECT b, sum(c) OVER (PARTITION BY b) FROM t WHERE a = 1 ORDER BY 2"),
             (V{"MATERIALIZE (subquery)", "SEARCH t USING INDEX tab (a=?)", "SCAN (subquery)",
                "USE TEMP B-TREE FOR ORDER BY"}));
@@ -41,8 +41,7 @@ TEST_F(PlannerWindowTest, InnerSelectKeepsItsAccessPath) {
   V grouped = Plan("SELECT a, count(*) FROM t GROUP BY a");
   grouped.insert(grouped.begin(), "MATERIALIZE (subquery)");
   grouped.push_back("SCAN (subquery)");
-  EXPECT_EQ(Plan("SELECT a, count(*), rank() OVER (ORDER BY count(*)) FROM t GROUP BY a"),
-            grouped);
+  EXPECT_EQ(Plan("SELECT a, count(*), rank() OVER (ORDER BY count(*)) FROM t GROUP BY a"), grouped);
 }
 
 TEST_F(PlannerWindowTest, QueriesWithoutWindowsAreUnchanged) {
