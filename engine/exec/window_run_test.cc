@@ -140,6 +140,7 @@ TEST_F(WindowRunTest, RankingFunctions) {
           "(ORDER BY k), ntile('3') OVER (ORDER BY k), ntile(2.7) OVER (ORDER BY k) FROM u "
           "ORDER BY k",
           "SELECT k, ntile(2) OVER (PARTITION BY g ORDER BY k) FROM u ORDER BY k",
+          "SELECT k, row_number(*) OVER (ORDER BY k), rank(*) OVER () FROM u ORDER BY k",
       }) {
     Check(q);
   }
@@ -243,6 +244,12 @@ TEST_F(WindowRunTest, Errors) {
            "SELECT abs(k) OVER () FROM u",
            "SELECT nosuch(k) OVER () FROM u",
            "SELECT min(k, v) OVER () FROM u",
+           "SELECT min() OVER () FROM u",
+           "SELECT abs() OVER () FROM u",
+           "SELECT abs(*) OVER () FROM u",
+           "SELECT count(k, v) OVER () FROM u",
+           "SELECT total() OVER () FROM u",
+           "SELECT ntile(*) OVER () FROM u",
            "SELECT count(DISTINCT k) OVER () FROM u",
            "SELECT row_number(1) OVER () FROM u",
            "SELECT lag() OVER () FROM u",

@@ -339,7 +339,8 @@ Result<int32_t> Planner::CompileWindowCall(const sql::Ast& ast, const sql::Expr&
   const int at = ast.offset_of(e);
   WindowCall call;
   if (const auto wf = func::FindWindowFunction(name)) {
-    if (star || !func::WindowArityOk(*wf, nargs)) {
+    // (row_number(*) is row_number(): a star is no argument.)
+    if (!func::WindowArityOk(*wf, nargs)) {
       return Status::SqlError("wrong number of arguments to function " + name + "()")
           .WithOffset(at);
     }
@@ -351,11 +352,21 @@ Result<int32_t> Planner::CompileWindowCall(const sql::Ast& ast, const sql::Expr&
     call.aggregate = true;
     call.agg = *agg;
   } else {
-    const func::ScalarFunction* fn = nullptr;
-    if (Status st = func::LookupScalarFunction(name, nargs, &fn); !st.ok()) {
-      return std::move(st).WithOffset(at);
+    // A scalar function of that name, with any number of arguments, may
+    // not be used so (min(a, b), abs()); else the aggregate's or the
+    // lookup's own error.
+    bool scalar = false;
+    for (const func::ScalarFunction* f = func::ScalarFunctionsBegin();
+         f != func::ScalarFunctionsEnd(); ++f) {
+      scalar |= EqualsNoCase(f->name, name);
     }
-    return Status::SqlError(name + "() may not be used as a window function").WithOffset(at);
+    if (scalar) {
+      return Status::SqlError(name + "() may not be used as a window function").WithOffset(at);
+    }
+    const func::ScalarFunction* fn = nullptr;
+    Status st = func::LookupScalarFunction(name, nargs, &fn);
+    if (st.ok()) st = Status::SqlError(name + "() may not be used as a window function");
+    return std::move(st).WithOffset(at);
   }
   if (e.has(sql::Expr::kDistinct)) {
     return Status::SqlError("DISTINCT is not supported for window functions");
