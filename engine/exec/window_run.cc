@@ -377,22 +377,22 @@ class StageRun {
       }
       case WindowFunction::kLag:
       case WindowFunction::kLead:
+        // SQLite adds the offset to the row's number in the partition (SQL
+        // arithmetic) and seeks that row: an offset that is NULL, or leaves
+        // a fraction, finds none and gives the default; 'x' is 0.
         for (size_t i = ps_; i < pe_; ++i) {
-          int64_t off = 1;
+          const Value at = Value::Integer(static_cast<int64_t>(i - ps_ + 1));
+          Value target;
           if (call.nargs >= 2) {
-            const Value& o = Cell(i, call.args[1]);
-            if (o.is_null()) {
-              Result(i, c) = Value::Null();
-              continue;
-            }
-            off = func::IntValue(o);
+            const Value& off = Cell(i, call.args[1]);
+            target = call.fn == WindowFunction::kLag ? func::Subtract(at, off) : func::Add(at, off);
+          } else {
+            target = Value::Integer(at.as_int() + (call.fn == WindowFunction::kLag ? -1 : 1));
           }
-          if (call.fn == WindowFunction::kLag) off = off == INT64_MIN ? INT64_MAX : -off;
-          const int64_t at = static_cast<int64_t>(i - ps_);
-          const bool inside =
-              off >= 0 ? off < static_cast<int64_t>(rows) - at : off != INT64_MIN && -off <= at;
-          if (inside) {
-            Result(i, c) = Cell(static_cast<size_t>(static_cast<int64_t>(i) + off), call.args[0]);
+          target = func::IntegerAffinity(func::ApplyNumericAffinity(target, true));
+          if (target.type() == ValueType::kInteger && target.as_int() >= 1 &&
+              target.as_int() <= static_cast<int64_t>(rows)) {
+            Result(i, c) = Cell(ps_ + static_cast<size_t>(target.as_int() - 1), call.args[0]);
           } else {
             Result(i, c) = call.nargs >= 3 ? Cell(i, call.args[2]) : Value::Null();
           }

@@ -153,6 +153,9 @@ TEST_F(WindowRunTest, ValueFunctions) {
            "FROM u ORDER BY k",
            "SELECT k, lag(k, -1) OVER (ORDER BY k), lead(k, 0) OVER (ORDER BY k), lag(k, NULL) "
            "OVER (ORDER BY k), lag(k, 'x') OVER (ORDER BY k) FROM u ORDER BY k",
+           "SELECT k, lag(k, -0.5, 'd') OVER (ORDER BY k), lead(k, 1.0) OVER (ORDER BY k), "
+           "lag(k, NULL, -1) OVER (ORDER BY k), lead(k, '1.5', 0) OVER (ORDER BY k), lead(k, '2') "
+           "OVER (ORDER BY k) FROM u ORDER BY k",
            "SELECT k, lag(k, 9223372036854775807) OVER (ORDER BY k), lead(k, "
            "-9223372036854775808) OVER (ORDER BY k) FROM u ORDER BY k",
            "SELECT k, first_value(v) OVER w, last_value(v) OVER w, nth_value(v, 2) OVER w, "
