@@ -980,6 +980,217 @@ class Generator {
     return q + ") SELECT n, depth FROM b";
   }
 
+  // Window functions over one table, or over its groups: every function,
+  // PARTITION BY / ORDER BY on columns and expressions, every frame kind
+  // with random offsets, EXCLUDE, FILTER, WINDOW definitions, windows in
+  // expressions, under an ORDER BY on the rowid (or the group key). Rows
+  // that tie in a window's order come in scan order, which the two engines
+  // need not share: so either every window's ORDER BY ends in the rowid, or
+  // the query uses only what the order of peers cannot change (ranks,
+  // counts, min / max, and sums of the data's exact quarters, over RANGE
+  // and GROUPS frames that take or leave whole peer groups).
+  std::string WindowQuery(const std::vector<Table>& tables, Check* check) {
+    tables_ = &tables;
+    *check = Check{};
+    const Table* t = &Pick(tables);
+    std::vector<const Table*> from{t};
+    const bool grouped = Chance(25);
+    const bool exact = grouped || Chance(65);
+    const std::string id = t->name + ".id";
+    const std::string key = Col(from);  // the group key when grouped
+    auto value = [&]() {
+      if (grouped) {
+        return Pick(std::vector<std::string>{"count(*)", "sum(" + Col(from) + ")",
+                                             "min(" + Col(from) + ")", key});
+      }
+      // Sums over peers in any order stay exact only over the data's own values.
+      return Chance(60) || !exact ? Col(from) : Expr(from, 1);
+    };
+    // ORDER BY terms of a window; `single`: one term (RANGE with an offset).
+    auto order = [&](bool single) {
+      std::string o;
+      if (exact && !grouped) {
+        if (!single) {
+          for (int i = Int(0, 2); i > 0; --i) {
+            o += value() + (Chance(30) ? " DESC" : "") +
+                 (Chance(10) ? (Chance(50) ? " NULLS FIRST" : " NULLS LAST") : "") + ", ";
+          }
+        }
+        return o + id + (Chance(30) ? " DESC" : "");
+      }
+      if (grouped) return key + (Chance(30) ? " DESC" : "");
+      for (int i = single ? 1 : Int(1, 2); i > 0; --i) {
+        o += (o.empty() ? "" : ", ") + value() + (Chance(30) ? " DESC" : "") +
+             (Chance(10) ? (Chance(50) ? " NULLS FIRST" : " NULLS LAST") : "");
+      }
+      return o;
+    };
+    auto offset = [&](bool range) {
+      if (range && Chance(30)) return Pick(std::vector<std::string>{"0.5", "1.5", "2.25"});
+      if (Chance(2)) return std::string("-1");  // an error on both sides
+      return std::to_string(Int(0, 3));
+    };
+    // [PARTITION BY] [ORDER BY] [frame], the frame only with an ORDER BY.
+    auto definition = [&](bool with_partition, bool with_order) {
+      std::string d;
+      if (with_partition && Chance(50)) {
+        d += "PARTITION BY " + value();
+        if (Chance(25)) d += ", " + value();
+      }
+      const bool ordered = with_order && (exact || Chance(80));
+      const bool framed = Chance(60);
+      std::string unit = framed ? Pick(exact ? std::vector<std::string>{"ROWS", "RANGE", "GROUPS"}
+                                             : std::vector<std::string>{"RANGE", "GROUPS"})
+                                : "";
+      const bool offsets = Chance(60);
+      const bool single = unit == "RANGE" && offsets;
+      if (ordered) {
+        if (single && exact && !grouped) {
+          d += std::string(d.empty() ? "" : " ") + "ORDER BY " + id + (Chance(30) ? " DESC" : "");
+        } else {
+          d += std::string(d.empty() ? "" : " ") + "ORDER BY " + order(single);
+        }
+      } else if (unit == "ROWS" || single) {
+        unit = "GROUPS";  // ROWS and RANGE offsets need an order
+      }
+      if (unit.empty()) return d;
+      auto bound = [&](bool start) {
+        switch (Int(0, 3)) {
+          case 0:
+            return std::string(start ? "UNBOUNDED PRECEDING" : "UNBOUNDED FOLLOWING");
+          case 1:
+            return std::string("CURRENT ROW");
+          case 2:
+            return offsets ? offset(unit == "RANGE") + " PRECEDING" : std::string("CURRENT ROW");
+          default:
+            return offsets ? offset(unit == "RANGE") + " FOLLOWING" : std::string("CURRENT ROW");
+        }
+      };
+      d += " " + unit + " ";
+      if (Chance(20)) {
+        d += Pick(std::vector<std::string>{"UNBOUNDED PRECEDING", "CURRENT ROW"});
+      } else {
+        std::string b = bound(true), e = bound(false);
+        // Mostly frames that do not end before they start.
+        auto rank = [](const std::string& x) {
+          return x.find("UNBOUNDED P") == 0                 ? 0
+                 : x.find("PRECEDING") != std::string::npos ? 1
+                 : x == "CURRENT ROW"                       ? 2
+                 : x.find("FOLLOWING") != std::string::npos &&
+                         x.find("UNBOUNDED") == std::string::npos
+                     ? 3
+                     : 4;
+        };
+        if (rank(b) > rank(e) && !Chance(5)) std::swap(b, e);
+        if (b.find("UNBOUNDED F") == 0) b = "UNBOUNDED PRECEDING";
+        if (e.find("UNBOUNDED P") == 0) e = "UNBOUNDED FOLLOWING";
+        d += "BETWEEN " + b + " AND " + e;
+      }
+      if (Chance(25)) {
+        d += " EXCLUDE " +
+             Pick(std::vector<std::string>{"NO OTHERS", "CURRENT ROW", "GROUP", "TIES"});
+      }
+      return d;
+    };
+    const bool named = Chance(25);
+    const std::string named_def = named ? definition(true, true) : "";
+    const bool named_frame = named_def.find("ROWS") != std::string::npos ||
+                             named_def.find("RANGE") != std::string::npos ||
+                             named_def.find("GROUPS") != std::string::npos;
+    auto call = [&]() {
+      std::string f;
+      bool aggregate = false;
+      const int n = exact ? Int(0, 18) : Int(0, 10);
+      switch (exact ? n : std::vector<int>{1, 2, 3, 4, 12, 13, 14, 15, 16, 17, 18}[n]) {
+        case 0:
+          f = "row_number()";
+          break;
+        case 1:
+          f = "rank()";
+          break;
+        case 2:
+          f = "dense_rank()";
+          break;
+        case 3:
+          f = "percent_rank()";
+          break;
+        case 4:
+          f = "cume_dist()";
+          break;
+        case 5:
+          f = "ntile(" + std::to_string(Int(1, 4)) + ")";
+          break;
+        case 6:
+        case 7: {
+          f = std::string(n == 6 ? "lag(" : "lead(") + value();
+          if (Chance(60)) f += ", " + std::to_string(Int(0, 3));
+          if (Chance(40) && f.find(',') != std::string::npos) f += ", " + Literal();
+          f += ")";
+          break;
+        }
+        case 8:
+          f = "first_value(" + value() + ")";
+          break;
+        case 9:
+          f = "last_value(" + value() + ")";
+          break;
+        case 10:
+          f = "nth_value(" + value() + ", " + std::to_string(Int(1, 3)) + ")";
+          break;
+        case 11:
+          f = "group_concat(" + value() + (Chance(30) ? ", '-')" : ")");
+          aggregate = true;
+          break;
+        case 12:
+          f = "count(*)";
+          aggregate = true;
+          break;
+        default:
+          f = Pick(std::vector<std::string>{"count", "sum", "total", "avg", "min", "max"}) + "(" +
+              value() + ")";
+          aggregate = true;
+          break;
+      }
+      // (Not over groups: a bare column there is any row of the group.)
+      if (aggregate && !grouped && Chance(20)) f += " FILTER (WHERE " + Cond(from, 0) + ")";
+      if (named && Chance(60)) {
+        if (Chance(50) || named_frame) return f + " OVER w";
+        return f + " OVER (w " + definition(false, false) + ")";
+      }
+      return f + " OVER (" + definition(true, true) + ")";
+    };
+    // DISTINCT over the windows' values alone: compared as a set.
+    const bool distinct = !grouped && Chance(8);
+    std::string q = distinct ? "SELECT DISTINCT " : "SELECT " + (grouped ? key + ", count(*)" : id);
+    const int ncalls = Int(1, 3);
+    for (int i = 0; i < ncalls; ++i) {
+      std::string c = call();
+      if (Chance(15)) c = "coalesce(" + c + ", 0) + 1";
+      q += (i > 0 || !distinct ? ", " : "") + c;
+    }
+    q += " FROM " + t->name;
+    if (Chance(40)) q += " WHERE " + Cond(from, 1);
+    if (grouped) q += " GROUP BY " + key;
+    if (named) q += " WINDOW w AS (" + named_def + ")";
+    if (distinct) {
+      check->set_op = true;
+      return q;
+    }
+    // The windowed select as a FROM subquery, ordered outside.
+    if (Chance(12)) q = "SELECT * FROM (" + q + ")";
+    if (grouped) {
+      q += " ORDER BY 1" + std::string(Chance(30) ? " DESC" : "");
+      check->order = Check::Order::kKeys;
+      check->keys = {0};
+      check->nocase = {false};
+    } else {
+      q += Chance(30) ? " ORDER BY 2, 1" : Chance(30) ? " ORDER BY 1 DESC" : " ORDER BY 1";
+      check->order = Check::Order::kExact;
+    }
+    AddLimit(&q, check);
+    return q;
+  }
+
   // The date and time functions over random time values (dates, times,
   // julian day numbers, Unix seconds, the tables' columns, other date
   // expressions) and modifier chains (some built from columns), in the
@@ -1249,11 +1460,12 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     for (int q = 0; q < kQueriesPerSchema; ++q) {
       Check check;
       const int kind = gen.Int(0, 99);
-      const std::string sql = kind < 39   ? gen.Query(tables, &check)
-                              : kind < 82 ? gen.OrderedQuery(tables, &check)
-                              : kind < 88 ? gen.OrderedAggregate(tables, &check)
-                              : kind < 94 ? gen.DateTimeQuery(tables, &check)
-                                          : gen.CteQuery(tables, &check);
+      const std::string sql = kind < 36   ? gen.Query(tables, &check)
+                              : kind < 76 ? gen.OrderedQuery(tables, &check)
+                              : kind < 82 ? gen.OrderedAggregate(tables, &check)
+                              : kind < 88 ? gen.DateTimeQuery(tables, &check)
+                              : kind < 94 ? gen.CteQuery(tables, &check)
+                                          : gen.WindowQuery(tables, &check);
       check.loose_text = gen.collated() || sql.find("COLLATE") != std::string::npos;
       const Outcome want = RunSqlite(sdb, sql);
       const Outcome got = RunEngine(edb->get(), sql);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/exec/exec_context.h"
+#include "engine/exec/window_run.h"
 #include "engine/func/affinity.h"
 #include "engine/func/cast.h"
 
@@ -197,9 +198,19 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       lv.generation = 0;  // stale: materialised again below
       [[fallthrough]];
     case Access::kSubquery: {
-      if (lv.generation != ctx_->generation()) {
+      // A window stage's rows may read the enclosing query's current row
+      // (SELECT (SELECT sum(t.a) OVER ()) FROM t): those are computed anew.
+      if (lv.generation != ctx_->generation() ||
+          (p.window >= 0 && ctx_->prog().selects[static_cast<size_t>(p.subquery)].correlated)) {
         SelectRun* run = ctx_->Run(p.subquery);
-        ENGINE_RETURN_IF_ERROR(run->Materialize(&lv.rows));
+        if (p.window >= 0) {
+          // The rows of a core with window functions, widened by their results.
+          ENGINE_RETURN_IF_ERROR(run->Materialize(&lv.window_rows));
+          ENGINE_RETURN_IF_ERROR(RunWindowStage(
+              ctx_, ctx_->prog().windows[static_cast<size_t>(p.window)], lv.window_rows, &lv.rows));
+        } else {
+          ENGINE_RETURN_IF_ERROR(run->Materialize(&lv.rows));
+        }
         lv.generation = ctx_->generation();
       }
       lv.pos = 0;

@@ -67,6 +67,7 @@ struct LevelRun {
   bool exact = false;  // the rowid seek's keys were integers: residual filters suffice
   size_t pos = 0;      // materialised sources
   RowStore rows;
+  RowStore window_rows;     // Level::window: the rows before the window stage
   uint64_t generation = 0;  // execution whose rows `rows` holds
   RecordReader ikey;        // index entry of a non-covering index walk
 };

@@ -19,6 +19,7 @@ class RowStore {
  public:
   void Reset(int width) {
     width_ = width;
+    count_ = 0;  // rows of width 0 (a window stage that reads no column) are counted
     values_.clear();
     arena_.Reset();
   }

@@ -74,7 +74,10 @@ Status SelectRun::Open() {
   for (auto& c : cores_) c->Close();
   if (materialized_) {
     store_.Reset(sel_->cores.size() > 1 ? sel_->visible : sel_->width);
-    ENGINE_RETURN_IF_ERROR(Fill());
+    order_.clear();
+    // LIMIT 0 computes nothing, so it meets no error (a window frame's
+    // offset, an overflowing sum) either, as in SQLite.
+    if (limit_ != 0) ENGINE_RETURN_IF_ERROR(Fill());
   } else {
     ENGINE_RETURN_IF_ERROR(cores_[0]->Open());
   }

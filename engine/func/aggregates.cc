@@ -183,6 +183,42 @@ void Aggregate::Step(const Value* args, int n) {
   }
 }
 
+void Aggregate::Inverse(const Value* args, int n) {
+  if (kind_ == AggregateKind::kCountStar) {
+    count_--;
+    return;
+  }
+  if (n < 1 || args[0].is_null()) return;
+  switch (kind_) {
+    case AggregateKind::kCount:
+      count_--;
+      return;
+    case AggregateKind::kSum:
+    case AggregateKind::kTotal:
+    case AggregateKind::kAvg: {
+      // The sum of the rows still in the frame: an integer sum stays exact
+      // (unless it overflowed, which an error reports anyway); the real
+      // sum is what SQLite keeps too, rounding included.
+      const Value num = ApplyNumericAffinity(args[0], false);
+      count_--;
+      if (num.type() == ValueType::kInteger) {
+        const int64_t i = num.as_int();
+        real_sum_ -= static_cast<double>(i);
+        // Wraps as SQLite's 64-bit subtraction does (never UB here).
+        if (!approx_) {
+          int_sum_ =
+              static_cast<int64_t>(static_cast<uint64_t>(int_sum_) - static_cast<uint64_t>(i));
+        }
+      } else {
+        real_sum_ -= RealValue(num);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
 Status Aggregate::Finish(Value* out) const {
   *out = Value::Null();
   switch (kind_) {

@@ -65,6 +65,15 @@ class Aggregate {
   // this group is skipped.
   void Step(const Value* args, int n);
 
+  // Takes back one earlier Step() of the same arguments, for a window frame
+  // whose start moves on. Only for count(*), count, sum, total and avg
+  // (HasInverse): min, max and group_concat are recomputed instead.
+  void Inverse(const Value* args, int n);
+  bool HasInverse() const {
+    return !distinct_ && kind_ != AggregateKind::kMin && kind_ != AggregateKind::kMax &&
+           kind_ != AggregateKind::kGroupConcat;
+  }
+
   // True when the last Step() made its value the new min()/max(): SQLite
   // takes bare columns of such a query from that row.
   bool last_step_was_best() const { return last_was_best_; }

@@ -14,6 +14,7 @@
 #include "engine/catalog/schema.h"
 #include "engine/func/aggregates.h"
 #include "engine/func/collation.h"
+#include "engine/planner/window_plan.h"
 #include "engine/sql/ast.h"
 #include "engine/value.h"
 
@@ -130,6 +131,7 @@ struct Level {
   // it); NOT INDEXED: rowid paths and table scans only.
   const catalog::IndexInfo* indexed_by = nullptr;
   bool not_indexed = false;
+  int window = -1;  // kSubquery: Program::windows stage run over the rows (window_plan.h)
 };
 
 struct Core {
@@ -264,6 +266,7 @@ struct Program {
   // Per-WHEN collations of the CASE nodes whose WHENs disagree (kCase col).
   std::vector<std::vector<func::Collation>> case_collations;
   std::unique_ptr<Dml> dml;
+  std::vector<WindowStage> windows;  // by Level::window
 
   const Node& node(int32_t i) const { return nodes[static_cast<size_t>(i)]; }
 };

@@ -292,7 +292,7 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
 
 bool Planner::IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const {
   const sql::Expr& e = ast.expr(id);
-  if (e.kind != sql::ExprKind::kFunction) return false;
+  if (e.kind != sql::ExprKind::kFunction || e.has(sql::Expr::kOver)) return false;
   return func::FindAggregate(ast.str(e.u.ids.a),
                              e.has(sql::Expr::kStar) ? 0 : static_cast<int>(e.list_size),
                              e.has(sql::Expr::kStar))
@@ -315,6 +315,16 @@ bool Planner::HasAggregate(const sql::Ast& ast, sql::ExprId id) const {
   if (HasAggregate(ast, e.left) || HasAggregate(ast, e.right) || HasAggregate(ast, e.third)) {
     return true;
   }
+  if (e.kind == sql::ExprKind::kFunction && e.has(sql::Expr::kOver)) {
+    // sum(x) OVER (ORDER BY count(*)): the window's terms count too.
+    const sql::WindowDef& w = ast.windows[e.u.ids.b];
+    for (sql::ExprId p : w.partition_by) {
+      if (HasAggregate(ast, p)) return true;
+    }
+    for (const sql::OrderingTerm& t : w.order_by) {
+      if (HasAggregate(ast, t.expr)) return true;
+    }
+  }
   if (e.kind == sql::ExprKind::kInList || e.kind == sql::ExprKind::kCase ||
       e.kind == sql::ExprKind::kFunction) {
     const sql::ExprId* l = ast.list(e);
@@ -330,6 +340,12 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
   const std::string name(ast.str(e.u.ids.a));
   const int nargs = e.has(sql::Expr::kStar) ? 0 : static_cast<int>(e.list_size);
   const sql::ExprId* args = ast.list(e);
+  if (e.has(sql::Expr::kOver)) {
+    // Window functions belong to result columns and ORDER BY only, which
+    // CompileInWindowStage compiles (planner_window.cc).
+    return Status::SqlError("misuse of window function " + name + "()")
+        .WithOffset(ast.offset_of(e));
+  }
   const auto agg = func::FindAggregate(name, nargs, e.has(sql::Expr::kStar));
   if (agg.has_value()) {
     const Scope* agg_scope = scope;
@@ -346,9 +362,30 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
     suppress_capture_ = agg_scope;
     Result<int32_t> a = nargs > 0 ? Compile(ast, args[0], scope) : Result<int32_t>(-1);
     Result<int32_t> b = nargs > 1 ? Compile(ast, args[1], scope) : Result<int32_t>(-1);
+    Result<int32_t> filter =
+        e.third != sql::kNoExpr ? Compile(ast, e.third, scope) : Result<int32_t>(-1);
     suppress_capture_ = nullptr;
     if (!a.ok()) return a.status();
     if (!b.ok()) return b.status();
+    if (!filter.ok()) return filter.status();
+    if (*filter >= 0) {
+      // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every
+      // aggregate skips NULLs, so the rows c rejects count nowhere, and the
+      // aggregate loop needs no test of its own.
+      if (spec.kind == func::AggregateKind::kCountStar) {
+        spec.kind = func::AggregateKind::kCount;
+        Node one;
+        one.k = Value::Integer(1);
+        a = AddNode(one);
+      }
+      Node c;
+      c.op = Op::kCase;
+      c.list = static_cast<uint32_t>(prog_->lists.size());
+      c.nlist = 2;
+      prog_->lists.push_back(*filter);
+      prog_->lists.push_back(*a);
+      a = AddNode(c);
+    }
     spec.arg = *a;
     spec.arg2 = *b;
     // min()/max() and DISTINCT compare under the argument's collation.
@@ -359,6 +396,10 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
     n.op = Op::kAggRef;
     n.col = static_cast<int32_t>(core->aggs.size() - 1);
     return AddNode(n);
+  }
+  if (e.third != sql::kNoExpr) {
+    return Status::SqlError("FILTER may not be used with non-aggregate " + name + "()")
+        .WithOffset(ast.offset_of(e));
   }
   if (e.has(sql::Expr::kStar)) {
     return Status::SqlError("wrong number of arguments to function " + name + "()")
@@ -432,6 +473,11 @@ Result<int32_t> Planner::CompileSubquery(const sql::Ast& ast, const sql::Expr& e
 }
 
 Result<int32_t> Planner::Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope) {
+  if (window_ != nullptr && scope != nullptr) return CompileInWindowStage(ast, id, scope);
+  return CompileNode(ast, id, scope);
+}
+
+Result<int32_t> Planner::CompileNode(const sql::Ast& ast, sql::ExprId id, const Scope* scope) {
   const sql::Expr& e = ast.expr(id);
   Node n;
   switch (e.kind) {

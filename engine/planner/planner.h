@@ -16,6 +16,8 @@
 
 namespace engine::plan {
 
+struct ResolvedWindow;
+
 // One FROM item visible to name resolution.
 struct ScopeItem {
   std::string name;  // alias, else table name
@@ -43,6 +45,7 @@ func::Collation PickCompareCollation(const CollationOf& left, const CollationOf&
 class Planner {
  public:
   Planner(const catalog::Schema& schema, Program* program);
+  struct WindowBinding;  // a core with window functions being bound (planner_window.h)
 
   // INSERT / UPDATE / DELETE into program->dml.
   Status PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st);
@@ -144,6 +147,24 @@ class Planner {
                     sql::ExprId where, Scope* scope, Dml* dml, const std::string& indexed_by = {},
                     bool not_indexed = false);
   Result<int32_t> Compile(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  Result<int32_t> CompileNode(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  // Window functions (planner_window.cc).
+  static bool HasWindowCall(const sql::Ast& ast, sql::ExprId id);
+  // WINDOW w AS (ORDER BY count(*)) makes the core an aggregate one.
+  bool WindowClauseHasAggregate(const sql::Ast& ast, const sql::SelectCore& sc) const;
+  static bool CoreHasWindowCall(const sql::Ast& ast, const sql::SelectCore& sc,
+                                const sql::Select& sel, bool first);
+  std::unique_ptr<WindowBinding> NewWindowBinding(const Scope* scope, const sql::SelectCore& sc);
+  Result<int32_t> CompileInWindowStage(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  Result<int32_t> CompileWindowCall(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
+  Result<int> InnerColumn(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  int32_t InnerRef(int32_t node);  // a node of the inner row, read by the window stage's core
+  // `def` with its base windows applied; `limit`: how many of the WINDOW
+  // clause's definitions it may build on; `clause`: it is one of them.
+  Status ResolveWindow(const sql::Ast& ast, const sql::WindowDef& def, size_t limit, bool clause,
+                       ResolvedWindow* out);
+  Result<int> WindowSpecFor(const sql::Ast& ast, const ResolvedWindow& rw, const Scope* scope);
+  void FinishWindowCore(Select* out, Core* core, const CoreBinding& bind, WindowBinding* wb);
   Result<int32_t> CompileColumn(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
   Result<int32_t> CompileFunction(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
   Result<int32_t> CompileSubquery(const sql::Ast& ast, const sql::Expr& e, const Scope* scope);
@@ -171,6 +192,9 @@ class Planner {
   bool IsAggregateCall(const sql::Ast& ast, sql::ExprId id) const;
   bool HasAggregate(const sql::Ast& ast, sql::ExprId id) const;
 
+  // The core whose result columns (or ORDER BY) are being compiled, when it
+  // has window functions: Compile reroutes its column references then.
+  WindowBinding* window_ = nullptr;
   const catalog::Schema& schema_;
   Program* prog_;
   std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid

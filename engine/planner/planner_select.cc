@@ -5,6 +5,7 @@
 
 #include "engine/planner/order_proof.h"
 #include "engine/planner/planner.h"
+#include "engine/planner/planner_window.h"
 #include "engine/sql/parser.h"
 
 namespace engine::plan {
@@ -44,7 +45,28 @@ struct Planner::CoreBinding {
   Scope scope;
   std::vector<int32_t> where;
   std::vector<std::pair<int32_t, int>> ons;  // (conjunct, level of its LEFT JOIN)
+  std::unique_ptr<WindowBinding> window;     // a core with window functions
 };
+
+namespace {
+
+// Sets the planner's window binding for a scope, as RAII.
+class WindowScope {
+ public:
+  WindowScope(Planner::WindowBinding** slot, Planner::WindowBinding* wb)
+      : slot_(slot), saved_(*slot) {
+    *slot = wb;
+  }
+  ~WindowScope() { *slot_ = saved_; }
+  WindowScope(const WindowScope&) = delete;
+  WindowScope& operator=(const WindowScope&) = delete;
+
+ private:
+  Planner::WindowBinding** slot_;
+  Planner::WindowBinding* saved_;
+};
+
+}  // namespace
 
 Result<int32_t> Planner::ColumnRef(const Scope* s, const ScopeItem& item, int col) {
   Node n;
@@ -313,6 +335,7 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
   if (first && sel.cores.size() == 1) {
     for (const sql::OrderingTerm& t : sel.order_by) aggregate |= HasAggregate(ast, t.expr);
   }
+  aggregate |= WindowClauseHasAggregate(ast, sc);
   if (sc.having != sql::kNoExpr && sc.group_by.empty() && !aggregate) {
     return Status::SqlError("a GROUP BY clause is required before HAVING");
   }
@@ -344,6 +367,8 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
   }
   core->aggregate = aggregate;
   if (aggregate) bind->scope.agg_core = core;
+  if (CoreHasWindowCall(ast, sc, sel, first)) bind->window = NewWindowBinding(&bind->scope, sc);
+  WindowScope window_scope(&window_, bind->window.get());
   // Result columns.
   for (const sql::ResultColumn& rc : sc.columns) {
     if (rc.kind == sql::ResultColumn::Kind::kExpr) {
@@ -353,7 +378,10 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
         const sql::Expr& e = ast.expr(rc.expr);
         std::string name = rc.alias;
         if (name.empty() && e.kind == sql::ExprKind::kColumn) {
-          const Node& n = prog_->node(c);
+          const Node& n0 = prog_->node(c);
+          const bool windowed =
+              window_ != nullptr && n0.op == Op::kColumn && n0.src == window_->src;
+          const Node& n = windowed ? prog_->node(window_->inner[static_cast<size_t>(n0.col)]) : n0;
           const Node& col =
               n.op == Op::kGroupCol ? prog_->node(core->captures[static_cast<size_t>(n.col)]) : n;
           name = std::string(ast.str(e.u.ids.a));
@@ -397,6 +425,7 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
           if (hidden) continue;
         }
         ENGINE_ASSIGN_OR_RETURN(int32_t c, ColumnRef(&bind->scope, it, static_cast<int>(i)));
+        if (window_ != nullptr) c = InnerRef(c);
         core->results.push_back(c);
         if (first) {
           out->names.push_back(cname);
@@ -408,6 +437,7 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
     if (!matched) return Status::SqlError("no such table: " + rc.table);
   }
   if (first) out->visible = static_cast<int>(core->results.size());
+  window_ = nullptr;  // HAVING is no place for a window function
   if (sc.having != sql::kNoExpr) {
     ENGINE_ASSIGN_OR_RETURN(core->having, Compile(ast, sc.having, &bind->scope));
   }
@@ -500,6 +530,7 @@ Result<int> Planner::PlanSelectBody(const sql::Ast& ast, const sql::Select& s, c
         return Status::SqlError(OrdinalText(k) +
                                 " ORDER BY term does not match any column in the result set");
       }
+      WindowScope window_scope(&window_, binds[0]->window.get());
       ENGINE_ASSIGN_OR_RETURN(int32_t c, Compile(ast, term.expr, &binds[0]->scope));
       core.results.push_back(c);
       col = static_cast<int>(core.results.size() - 1);
@@ -520,7 +551,13 @@ Result<int> Planner::PlanSelectBody(const sql::Ast& ast, const sql::Select& s, c
   if (s.offset != sql::kNoExpr) {
     ENGINE_ASSIGN_OR_RETURN(out->offset, Compile(ast, s.offset, nullptr));
   }
-  for (size_t i = 0; i < out->cores.size(); ++i) FinishCore(&out->cores[i], *binds[i]);
+  for (size_t i = 0; i < out->cores.size(); ++i) {
+    if (binds[i]->window != nullptr) {
+      FinishWindowCore(out, &out->cores[i], *binds[i], binds[i]->window.get());
+    } else {
+      FinishCore(&out->cores[i], *binds[i]);
+    }
+  }
   out->sort_needed = !out->order.empty();
   if (out->sort_needed && !compound && !out->cores[0].values) {
     if (TrySatisfyOrder(&out->cores[0], order_nodes, out->order)) out->sort_needed = false;

@@ -48,7 +48,8 @@ enum class ExprKind : uint8_t {
   kCase,       // CASE [left] list=(when, then)... [ELSE right] END
   kCast,       // CAST(left AS u.ids.a)
   kCollate,    // left COLLATE u.ids.a
-  kFunction,   // u.ids.a(list); kDistinct, kStar for count(*)
+  kFunction,   // u.ids.a(list); kDistinct, kStar for count(*); third: FILTER (WHERE expr);
+               // kOver: u.ids.b indexes Ast::windows (f(...) OVER ...)
   kSubquery,   // (u.select), a scalar subquery
   kExists,     // EXISTS (u.select)
 };
@@ -88,6 +89,7 @@ struct Expr {
     kDistinct = 2,      // f(DISTINCT x)
     kStar = 4,          // count(*)
     kDoubleQuoted = 8,  // "name": SQLite falls back to a string if no column matches
+    kOver = 16,         // a window function call: u.ids.b is its Ast::windows entry
   };
 
   ExprKind kind = ExprKind::kNull;
@@ -135,6 +137,37 @@ struct ResultColumn {
   std::string source_text;  // the expression as written: SQLite's column name without an alias
 };
 
+// A window definition (SQLite's windowfunctions.html): OVER (...) of one
+// call, OVER name (only `base` set) or WINDOW name AS (...) of a SELECT.
+enum class FrameUnit : uint8_t { kRows, kRange, kGroups };
+enum class FrameBound : uint8_t {
+  kUnboundedPreceding,
+  kPreceding,  // expr PRECEDING
+  kCurrentRow,
+  kFollowing,  // expr FOLLOWING
+  kUnboundedFollowing,
+};
+enum class FrameExclude : uint8_t { kNoOthers, kCurrentRow, kGroup, kTies };
+
+struct WindowDef {
+  std::string name;        // WINDOW name AS (...); empty for OVER (...)
+  std::string base;        // the named window it builds on, or empty
+  bool bare_name = false;  // OVER name: the named window itself, unchanged
+  std::vector<ExprId> partition_by;
+  std::vector<OrderingTerm> order_by;
+  bool has_frame = false;
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start = FrameBound::kUnboundedPreceding;
+  FrameBound end = FrameBound::kCurrentRow;
+  ExprId start_expr = kNoExpr;
+  ExprId end_expr = kNoExpr;
+  FrameExclude exclude = FrameExclude::kNoOthers;
+  // An EXCLUDE clause was written (even EXCLUDE NO OTHERS, which SQLite
+  // computes row by row like the others).
+  bool has_exclude = false;
+  uint32_t offset = 0;  // where the call's name (or OVER) starts, for errors
+};
+
 enum class JoinType : uint8_t { kComma, kInner, kLeft, kCross, kNatural, kNaturalLeft };
 
 struct TableRef {
@@ -162,6 +195,7 @@ struct SelectCore {
   std::vector<ExprId> group_by;
   ExprId having = kNoExpr;
   std::vector<std::vector<ExprId>> values;  // non-empty for VALUES; then columns is empty
+  std::vector<uint32_t> windows;            // WINDOW clause: entries of Ast::windows
   bool is_values() const { return !values.empty(); }
 };
 
@@ -203,6 +237,7 @@ struct Ast {
   // The WITH before an INSERT, UPDATE or DELETE (a SELECT keeps its own in
   // Select::with), or -1.
   int32_t statement_with = -1;
+  std::vector<WindowDef> windows;  // OVER clauses and WINDOW definitions
   // Byte offsets in the prepared text of column references and function
   // calls, by ExprId (shorter than exprs, kNoOffset elsewhere): a planner
   // error about one ("no such column") points there, as SQLite's does.

@@ -119,6 +119,15 @@ class Parser {
   Result<ExprId> ParseCase();
   Result<ExprId> ParseCast();
   Result<ExprId> ParseFunctionCall();
+  // Window syntax (parser_window.cc).
+  bool PeekWord(std::string_view word, int ahead = 0);  // an id spelled `word` (upper case)
+  bool AcceptWord(std::string_view word);
+  Status ExpectWord(std::string_view word);
+  bool AtWindowClause();                                    // WINDOW name AS
+  Status ParseFunctionTail(Expr& e, uint32_t name_offset);  // [FILTER (WHERE x)] [OVER ...]
+  Result<uint32_t> ParseWindowDefn();  // after '(' up to ')': an Ast::windows index
+  Status ParseFrameBound(bool start, FrameBound* bound, ExprId* expr);
+  Status ParseWindowClause(SelectCore& core);
   Result<ExprId> ParseLiteral();
   Result<ExprId> ParseExists();
   Result<ExprId> ParseColumnRef();

@@ -463,6 +463,7 @@ Result<ExprId> Parser::ParseFunctionCall() {
     } while (Accept(TokenKind::kComma));
   }
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  ENGINE_RETURN_IF_ERROR(ParseFunctionTail(e, name.offset));
   ENGINE_ASSIGN_OR_RETURN(ExprId id, NewExpr(e, &args));
   RecordOffset(id, name);
   return id;

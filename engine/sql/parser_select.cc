@@ -127,6 +127,7 @@ Status Parser::ParseSelectCore(SelectCore& core) {
   if (Accept(TokenKind::kHaving)) {
     ENGINE_ASSIGN_OR_RETURN(core.having, ParseExpr());
   }
+  if (AtWindowClause()) ENGINE_RETURN_IF_ERROR(ParseWindowClause(core));
   return Status::OK();
 }
 
@@ -177,6 +178,7 @@ Status Parser::ParseResultColumn(SelectCore& core) {
 Result<std::string> Parser::ParseOptionalAlias() {
   if (Accept(TokenKind::kAs)) return ParseName();
   const Token& t = Peek();
+  if (AtWindowClause()) return std::string();  // FROM t WINDOW w AS (...)
   if (IsId(t) || t.kind == TokenKind::kString) return DecodeIdentifier(Text(Advance()));
   return std::string();
 }

@@ -84,6 +84,9 @@ class Renderer {
   void Core(const SelectCore& core);
   void From(const std::vector<TableRef>& refs);
   void List(const engine::sql::Expr& e, size_t from = 0);
+  void Ordering(const std::vector<OrderingTerm>& terms);
+  void Window(const WindowDef& w);  // the inside of OVER (...) / AS (...)
+  void Bound(engine::sql::FrameBound b, ExprId e);
   const Ast& ast_;
 };
 
@@ -256,6 +259,21 @@ void Renderer::Expr(ExprId id) {
       if (e.has(engine::sql::Expr::kDistinct)) out += "DISTINCT ";
       List(e);
       out += ')';
+      if (e.third != kNoExpr) {
+        out += " FILTER (WHERE ";
+        Expr(e.third);
+        out += ')';
+      }
+      if (e.has(engine::sql::Expr::kOver)) {
+        const WindowDef& w = ast_.windows[e.u.ids.b];
+        if (w.bare_name) {
+          out += " OVER " + QuoteIdentifier(w.base);
+        } else {
+          out += " OVER (";
+          Window(w);
+          out += ')';
+        }
+      }
       return;
     }
     case ExprKind::kSubquery:
@@ -377,6 +395,80 @@ void Renderer::Core(const SelectCore& core) {
     out += " HAVING ";
     Expr(core.having);
   }
+  for (size_t i = 0; i < core.windows.size(); ++i) {
+    const WindowDef& w = ast_.windows[core.windows[i]];
+    out += (i == 0 ? " WINDOW " : ", ") + QuoteIdentifier(w.name) + " AS (";
+    Window(w);
+    out += ')';
+  }
+}
+
+void Renderer::Ordering(const std::vector<OrderingTerm>& terms) {
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const OrderingTerm& t = terms[i];
+    if (i > 0) out += ", ";
+    Expr(t.expr);
+    if (t.order == SortOrder::kAsc) out += " ASC";
+    if (t.order == SortOrder::kDesc) out += " DESC";
+    if (t.nulls == NullsOrder::kFirst) out += " NULLS FIRST";
+    if (t.nulls == NullsOrder::kLast) out += " NULLS LAST";
+  }
+}
+
+void Renderer::Bound(engine::sql::FrameBound b, ExprId e) {
+  switch (b) {
+    case FrameBound::kUnboundedPreceding:
+      out += "UNBOUNDED PRECEDING";
+      return;
+    case FrameBound::kPreceding:
+      Expr(e);
+      out += " PRECEDING";
+      return;
+    case FrameBound::kCurrentRow:
+      out += "CURRENT ROW";
+      return;
+    case FrameBound::kFollowing:
+      Expr(e);
+      out += " FOLLOWING";
+      return;
+    case FrameBound::kUnboundedFollowing:
+      out += "UNBOUNDED FOLLOWING";
+      return;
+  }
+}
+
+void Renderer::Window(const WindowDef& w) {
+  std::string sep;
+  if (!w.base.empty()) {
+    out += QuoteIdentifier(w.base);
+    sep = " ";
+  }
+  if (!w.partition_by.empty()) {
+    out += sep + "PARTITION BY ";
+    for (size_t i = 0; i < w.partition_by.size(); ++i) {
+      if (i > 0) out += ", ";
+      Expr(w.partition_by[i]);
+    }
+    sep = " ";
+  }
+  if (!w.order_by.empty()) {
+    out += sep + "ORDER BY ";
+    Ordering(w.order_by);
+    sep = " ";
+  }
+  if (!w.has_frame) return;
+  out += sep;
+  out += w.unit == FrameUnit::kRows    ? "ROWS BETWEEN "
+         : w.unit == FrameUnit::kRange ? "RANGE BETWEEN "
+                                       : "GROUPS BETWEEN ";
+  Bound(w.start, w.start_expr);
+  out += " AND ";
+  Bound(w.end, w.end_expr);
+  if (w.has_exclude) {
+    static const char* kExclude[] = {" EXCLUDE NO OTHERS", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP",
+                                     " EXCLUDE TIES"};
+    out += kExclude[static_cast<size_t>(w.exclude)];
+  }
 }
 
 void Renderer::Select(SelectId id) {
@@ -403,15 +495,7 @@ void Renderer::Select(SelectId id) {
   }
   if (!s.order_by.empty()) {
     out += " ORDER BY ";
-    for (size_t i = 0; i < s.order_by.size(); ++i) {
-      const OrderingTerm& t = s.order_by[i];
-      if (i > 0) out += ", ";
-      Expr(t.expr);
-      if (t.order == SortOrder::kAsc) out += " ASC";
-      if (t.order == SortOrder::kDesc) out += " DESC";
-      if (t.nulls == NullsOrder::kFirst) out += " NULLS FIRST";
-      if (t.nulls == NullsOrder::kLast) out += " NULLS LAST";
-    }
+    Ordering(s.order_by);
   }
   if (s.limit != kNoExpr) {
     out += " LIMIT ";
