@@ -1170,7 +1170,10 @@ class Generator {
     }
     q += " FROM " + t->name;
     if (Chance(40)) q += " WHERE " + Cond(from, 1);
-    if (grouped) q += " GROUP BY " + key;
+    if (grouped) {
+      q += " GROUP BY " + key;
+      check->aggregate = true;  // a NOCASE key's spelling is the scan's first row's
+    }
     if (named) q += " WINDOW w AS (" + named_def + ")";
     if (distinct) {
       check->set_op = true;

@@ -151,9 +151,12 @@ namespace record_internal {
 // false when the record is malformed (the caller then reports it through
 // compare_record). Integer columns against integer keys, the common case of
 // every rowid and most index keys, compare without building a Value.
-ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, const Value* key,
-                                               int nkey, const KeyColumn* order, size_t norder,
-                                               int* result) {
+// kOrdered false: no KeyColumns (every column ascending and BINARY, the
+// common case), which then costs no test per column.
+template <bool kOrdered>
+ENGINE_ALWAYS_INLINE bool compare_record_as(const uint8_t* rec, size_t size, const Value* key,
+                                            int nkey, const KeyColumn* order, size_t norder,
+                                            int* result) {
   const uint8_t* p;
   const uint8_t* hend;
   if (size > 0 && rec[0] < 0x80) {
@@ -226,17 +229,31 @@ ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, 
       const uint64_t len = serial_type_len(t);
       if (len > static_cast<uint64_t>(end - body)) return false;
       const Value v = decode_serial_value(t, body);
-      c = static_cast<size_t>(i) < norder ? func::CompareCollated(v, kv, order[i].coll)
-                                          : compare_values(v, kv);
+      if constexpr (kOrdered) {
+        c = static_cast<size_t>(i) < norder ? func::CompareCollated(v, kv, order[i].coll)
+                                            : compare_values(v, kv);
+      } else {
+        c = compare_values(v, kv);
+      }
       body += len;
     }
     if (c != 0) {
-      *result = (static_cast<size_t>(i) < norder && order[i].desc) ? -c : c;
+      if constexpr (kOrdered) {
+        if (static_cast<size_t>(i) < norder && order[i].desc) c = -c;
+      }
+      *result = c;
       return true;
     }
   }
   *result = 0;
   return true;
+}
+
+ENGINE_ALWAYS_INLINE bool compare_record_local(const uint8_t* rec, size_t size, const Value* key,
+                                               int nkey, const KeyColumn* order, size_t norder,
+                                               int* result) {
+  return norder == 0 ? compare_record_as<false>(rec, size, key, nkey, order, norder, result)
+                     : compare_record_as<true>(rec, size, key, nkey, order, norder, result);
 }
 }  // namespace record_internal
 
