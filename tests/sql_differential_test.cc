@@ -791,6 +791,103 @@ class Generator {
     return q;
   }
 
+  // DML with conflict clauses on `copy`, a scratch copy of a random table:
+  // its CREATE TABLE with random constraint-level ON CONFLICT clauses (on
+  // the INTEGER PRIMARY KEY, NOT NULL with or without a DEFAULT, UNIQUE on
+  // a column or a pair), its rows, then INSERT / REPLACE / UPDATE with a
+  // random OR clause, some in an explicit transaction. Rows come in rowid
+  // order (ORDER BY id, rowid ranges), so which row meets a conflict first
+  // is the same on both sides. The caller compares each statement's error
+  // and changes(), and the copy's rows after it.
+  std::vector<std::string> ConflictDml(const std::vector<Table>& tables, const std::string& copy) {
+    tables_ = &tables;
+    static const std::vector<std::string> kOn = {"",
+                                                 "",
+                                                 " ON CONFLICT ROLLBACK",
+                                                 " ON CONFLICT ABORT",
+                                                 " ON CONFLICT FAIL",
+                                                 " ON CONFLICT IGNORE",
+                                                 " ON CONFLICT REPLACE"};
+    static const std::vector<std::string> kInsert = {
+        "INSERT",           "INSERT OR ROLLBACK", "INSERT OR ABORT", "INSERT OR FAIL",
+        "INSERT OR IGNORE", "INSERT OR REPLACE",  "REPLACE"};
+    static const std::vector<std::string> kUpdate = {"UPDATE",           "UPDATE OR ROLLBACK",
+                                                     "UPDATE OR ABORT",  "UPDATE OR FAIL",
+                                                     "UPDATE OR IGNORE", "UPDATE OR REPLACE"};
+    const Table& src = Pick(tables);
+    std::vector<const Table*> from{&src};
+    const size_t nc = src.cols.size();
+    std::string create = "CREATE TABLE " + copy + "(id INTEGER PRIMARY KEY" +
+                         (Chance(40) ? Pick(kOn) : std::string());
+    for (size_t c = 1; c < nc; ++c) {
+      create += ", " + src.cols[c].name + (src.cols[c].type.empty() ? "" : " " + src.cols[c].type);
+      if (Chance(35)) {
+        create += " NOT NULL" + Pick(kOn);
+        if (Chance(50)) create += " DEFAULT " + Literal();
+      }
+      if (Chance(35)) create += " UNIQUE" + Pick(kOn);
+    }
+    if (nc > 2 && Chance(30)) {
+      create += ", UNIQUE(" + src.cols[1].name + ", " + src.cols[2].name + ")" + Pick(kOn);
+    }
+    std::vector<std::string> out = {create + ")",
+                                    "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name};
+    const bool txn = Chance(25);
+    if (txn) out.push_back("BEGIN");
+    const int n = Int(1, 4);
+    for (int i = 0; i < n; ++i) {
+      const int kind = Int(0, 3);
+      if (kind == 0) {
+        // Rows of the source, shifted onto and off the existing keys.
+        std::string q = Pick(kInsert) + " INTO " + copy + " SELECT ";
+        q += Chance(50) ? "id" : "id + " + std::to_string(Int(-3, 30));
+        for (size_t c = 1; c < nc; ++c) {
+          q += ", " + (Chance(60) ? src.name + "." + src.cols[c].name : Expr(from, 1));
+        }
+        q += " FROM " + src.name;
+        if (Chance(50)) q += " WHERE " + Cond(from, 1);
+        q += " ORDER BY id";
+        if (Chance(30)) q += " LIMIT " + std::to_string(Int(1, 10));
+        out.push_back(q);
+      } else if (kind == 1) {
+        std::string q = Pick(kInsert) + " INTO " + copy + " VALUES ";
+        const int rows = Int(1, 4);
+        for (int r = 0; r < rows; ++r) {
+          q += r ? ", (" : "(";
+          q += Chance(70) ? std::to_string(Int(1, 40)) : std::string("NULL");
+          for (size_t c = 1; c < nc; ++c) q += ", " + Literal();
+          q += ")";
+        }
+        out.push_back(q);
+      } else if (kind == 2) {
+        // A subset of the columns, the others take their defaults.
+        std::string cols = src.cols[1].name, vals = Literal();
+        if (nc > 2 && Chance(50)) {
+          cols += ", " + src.cols[2].name;
+          vals += ", " + Literal();
+        }
+        out.push_back(Pick(kInsert) + " INTO " + copy + "(" + cols + ") VALUES (" + vals + ")");
+      } else {
+        std::vector<const Table*> self{&src};
+        std::string q = Pick(kUpdate) + " " + copy + " SET ";
+        const size_t c = static_cast<size_t>(Int(Chance(15) ? 0 : 1, static_cast<int>(nc) - 1));
+        q += src.cols[c].name + " = " +
+             (c == 0       ? "id + " + std::to_string(Int(-2, 3))
+              : Chance(50) ? Literal()
+                           : src.cols[c].name + " || ''");
+        if (Chance(30)) {
+          const size_t d = static_cast<size_t>(Int(1, static_cast<int>(nc) - 1));
+          if (d != c) q += ", " + src.cols[d].name + " = " + Literal();
+        }
+        const int lo = Int(0, 60);
+        q += " WHERE id BETWEEN " + std::to_string(lo) + " AND " + std::to_string(lo + Int(0, 40));
+        out.push_back(q);
+      }
+    }
+    if (txn) out.push_back("COMMIT");
+    return out;
+  }
+
  private:
   void AddLimit(std::string* q, Check* check) {
     if (!Chance(50)) return;
@@ -862,6 +959,7 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   const uint32_t base_seed = EnvNumber("SQL_DIFF_SEED", kSeed);
   const int schemas = static_cast<int>(EnvNumber("SQL_DIFF_SCHEMAS", kSchemas));
   int queries = 0, ordered = 0, ordered_rows = 0, mismatches = 0, both_errors = 0;
+  int conflict_scripts = 0;
   for (int s = 0; s < schemas; ++s) {
     const uint32_t seed = base_seed + static_cast<uint32_t>(s);
     Generator gen(seed);
@@ -885,8 +983,50 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     for (int q = 0; q < kQueriesPerSchema; ++q) {
       Check check;
       const int kind = gen.Int(0, 99);
+      if (kind >= 97) {
+        // Conflict clauses: each statement's error and changes(), then
+        // the scratch table's rows, as sqlite3's.
+        ++queries;
+        ++conflict_scripts;
+        const std::string copy = "x" + std::to_string(q);
+        const std::vector<std::string> script = gen.ConflictDml(tables, copy);
+        for (const std::string& stmt : script) {
+          const Outcome want = RunSqlite(sdb, stmt);
+          const Outcome got = RunEngine(edb->get(), stmt);
+          std::string diff;
+          if (got.error != want.error || got.message != want.message) {
+            diff = "engine: " + (got.error ? got.message : "ok") +
+                   ", sqlite: " + (want.error ? want.message : "ok");
+          } else if ((*edb)->changes() != sqlite3_changes64(sdb)) {
+            diff = "changes() " + std::to_string((*edb)->changes()) + " vs " +
+                   std::to_string(sqlite3_changes64(sdb));
+          } else {
+            const std::string dump = "SELECT * FROM " + copy + " ORDER BY id";
+            Check exact;
+            exact.order = Check::Order::kExact;
+            const Outcome want_rows = RunSqlite(sdb, dump), got_rows = RunEngine(edb->get(), dump);
+            diff = Compare(exact, want_rows.rows, got_rows.rows);
+            for (size_t i = 0; !diff.empty() && i < want_rows.rows.size(); ++i) {
+              diff += "\n    " + RowText(want_rows.rows[i]) + "  vs  " +
+                      (i < got_rows.rows.size() ? RowText(got_rows.rows[i]) : "-");
+            }
+          }
+          if (diff.empty()) continue;
+          ++mismatches;
+          if (mismatches <= 20) {
+            std::string all;
+            for (const std::string& line : script) all += "\n    " + line + ";";
+            ADD_FAILURE() << "seed " << seed << " query " << q << ": " << stmt << "\n  " << diff
+                          << "\n  script:" << all;
+          }
+          break;
+        }
+        (void)RunSqlite(sdb, "DROP TABLE " + copy);
+        (void)RunEngine(edb->get(), "DROP TABLE " + copy);
+        continue;
+      }
       const std::string sql = kind < 45   ? gen.Query(tables, &check)
-                              : kind < 92 ? gen.OrderedQuery(tables, &check)
+                              : kind < 90 ? gen.OrderedQuery(tables, &check)
                                           : gen.OrderedAggregate(tables, &check);
       const Outcome want = RunSqlite(sdb, sql);
       const Outcome got = RunEngine(edb->get(), sql);
@@ -940,10 +1080,9 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     sqlite3_close(sdb);
   }
   std::printf(
-      "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both), %d "
-      "mismatches, "
-      "seeds %u..%u\n",
-      queries, ordered, ordered_rows, both_errors, mismatches, base_seed,
+      "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both; %d "
+      "conflict-clause DML scripts), %d mismatches, seeds %u..%u\n",
+      queries, ordered, ordered_rows, both_errors, conflict_scripts, mismatches, base_seed,
       base_seed + static_cast<uint32_t>(schemas) - 1);
   EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
   EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";

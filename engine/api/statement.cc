@@ -19,11 +19,10 @@
 namespace engine {
 namespace {
 
-// What a constraint failure leaves behind, from INSERT / UPDATE OR <action>.
-Database::OnConstraint OnConstraintOf(const sql::Statement& st) {
-  sql::ConflictAction action = sql::ConflictAction::kDefault;
-  if (const auto* s = st.as<sql::InsertStmt>()) action = s->conflict;
-  if (const auto* s = st.as<sql::UpdateStmt>()) action = s->conflict;
+// What a constraint failure leaves behind: the resolved action of the
+// constraint that failed (the statement's OR clause, else the constraint's
+// own ON CONFLICT, else ABORT).
+Database::OnConstraint OnConstraintOf(sql::ConflictAction action) {
   switch (action) {
     case sql::ConflictAction::kFail:
       return Database::OnConstraint::kKeepChanges;
@@ -189,6 +188,7 @@ Status Statement::RunOnce() {
       break;
   }
   ENGINE_RETURN_IF_ERROR(db_->BeginStatementWrite());
+  Database::OnConstraint on_constraint = Database::OnConstraint::kUndoStatement;
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
   if (st.ok()) {
@@ -200,10 +200,14 @@ Status Statement::RunOnce() {
         int64_t changes = 0;
         int64_t last = db_->last_insert_rowid_;
         st = dml_->Execute(&changes, &last);
-        if (st.ok()) {
-          db_->changes_ = changes;
-          db_->last_insert_rowid_ = last;
-        }
+        // As sqlite3: rows an error undoes count for nothing, those OR FAIL
+        // keeps do; the last rowid inserted stays even when undone.
+        if (!st.ok()) on_constraint = OnConstraintOf(dml_->failed_action());
+        db_->changes_ =
+            st.ok() || (st.IsConstraint() && on_constraint == Database::OnConstraint::kKeepChanges)
+                ? changes
+                : 0;
+        db_->last_insert_rowid_ = last;
         break;
       }
       case Kind::kCreateTable:
@@ -223,7 +227,7 @@ Status Statement::RunOnce() {
     }
     if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
   }
-  return db_->EndStatementWrite(st, OnConstraintOf(*ast_));
+  return db_->EndStatementWrite(st, on_constraint);
 }
 
 Status Statement::StartPragma() {

@@ -89,6 +89,7 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     c.affinity = AffinityOfType(cd.type);
     c.collation = func::CollationByName(cd.collation).value_or(func::Collation::kBinary);
     c.not_null = cd.not_null;
+    c.not_null_conflict = cd.not_null_conflict;
     c.primary_key = cd.primary_key;
     if (cd.default_value != sql::kNoExpr) c.default_sql = cd.default_text;
     if (cd.primary_key) {
@@ -96,6 +97,7 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
       // "INTEGER PRIMARY KEY DESC" is famously not a rowid alias.
       if (IsIntegerType(cd.type) && cd.primary_key_order != sql::SortOrder::kDesc) {
         t->rowid_alias = static_cast<int>(t->columns.size());
+        t->rowid_conflict = cd.primary_key_conflict;
       }
     }
     t->columns.push_back(std::move(c));
@@ -110,7 +112,10 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     }
     if (tc.columns.size() == 1) {
       int col = t->FindColumn(tc.columns[0].name);
-      if (IsIntegerType(t->columns[static_cast<size_t>(col)].type)) t->rowid_alias = col;
+      if (IsIntegerType(t->columns[static_cast<size_t>(col)].type)) {
+        t->rowid_alias = col;
+        t->rowid_conflict = tc.conflict;
+      }
     }
   }
   if (pk_count > 1) {
@@ -142,12 +147,19 @@ std::unique_ptr<IndexInfo> MakeAuto(const TableInfo& table, const std::vector<in
 std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
                                                        const TableInfo& table) {
   std::vector<std::unique_ptr<IndexInfo>> out;
-  auto add = [&](std::vector<int> cols, std::vector<bool> desc, bool binary) {
+  auto add = [&](std::vector<int> cols, std::vector<bool> desc, bool binary,
+                 sql::ConflictAction conflict) {
     for (const auto& ix : out) {
-      if (ix->columns == cols) return;  // SQLite skips a duplicate constraint
+      if (ix->columns == cols) {
+        // SQLite skips a duplicate constraint, keeping an ON CONFLICT the
+        // first one did not give.
+        if (ix->conflict == sql::ConflictAction::kDefault) ix->conflict = conflict;
+        return;
+      }
     }
     auto ix = MakeAuto(table, cols, desc);
     ix->binary_collation = binary;
+    ix->conflict = conflict;
     ix->name = "sqlite_autoindex_" + table.name + "_" + std::to_string(out.size() + 1);
     out.push_back(std::move(ix));
   };
@@ -155,9 +167,10 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
     const sql::ColumnDef& cd = st.columns[i];
     const bool binary = cd.collation.empty() || EqualsNoCase(cd.collation, "BINARY");
     if (cd.primary_key && table.rowid_alias != static_cast<int>(i)) {
-      add({static_cast<int>(i)}, {cd.primary_key_order == sql::SortOrder::kDesc}, binary);
+      add({static_cast<int>(i)}, {cd.primary_key_order == sql::SortOrder::kDesc}, binary,
+          cd.primary_key_conflict);
     }
-    if (cd.unique) add({static_cast<int>(i)}, {false}, binary);
+    if (cd.unique) add({static_cast<int>(i)}, {false}, binary, cd.unique_conflict);
   }
   for (const sql::TableConstraint& tc : st.constraints) {
     if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey &&
@@ -175,7 +188,7 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
     }
     bool bad = false;
     for (int c : cols) bad |= c < 0;
-    if (!bad) add(cols, desc, binary);
+    if (!bad) add(cols, desc, binary, tc.conflict);
   }
   return out;
 }

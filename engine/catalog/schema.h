@@ -33,6 +33,7 @@ struct ColumnInfo {
   bool not_null = false;
   bool primary_key = false;
   std::optional<std::string> default_sql;  // DEFAULT expression as SQL text
+  sql::ConflictAction not_null_conflict = sql::ConflictAction::kDefault;  // NOT NULL ON CONFLICT
 };
 
 struct IndexInfo {
@@ -45,6 +46,9 @@ struct IndexInfo {
   bool binary_collation = true;  // false: a column has another collation; no seeks
   bool partial = false;          // WHERE clause: never used by the planner
   bool automatic = false;        // sqlite_autoindex_*: sql is NULL
+  // ON CONFLICT of the UNIQUE / PRIMARY KEY constraint behind an automatic
+  // index; CREATE UNIQUE INDEX has none (kDefault: ABORT).
+  sql::ConflictAction conflict = sql::ConflictAction::kDefault;
 };
 
 struct TableInfo {
@@ -52,6 +56,8 @@ struct TableInfo {
   uint32_t root = 0;
   std::vector<ColumnInfo> columns;
   int rowid_alias = -1;  // INTEGER PRIMARY KEY column, or -1
+  // ON CONFLICT of that INTEGER PRIMARY KEY: what a rowid collision does.
+  sql::ConflictAction rowid_conflict = sql::ConflictAction::kDefault;
   bool without_rowid = false;
   std::vector<const IndexInfo*> indexes;  // owned by the Schema
 

@@ -25,6 +25,36 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
   if (dml->kind != plan::Dml::Kind::kInsert) {
     scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
   }
+  const size_t nix = table_->indexes.size();
+  for (size_t ix = 0; ix < nix; ++ix)
+    index_action_.push_back(Resolve(table_->indexes[ix]->conflict));
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = nix; i-- > 0;) {
+      if (!table_->indexes[i]->unique) continue;
+      const bool replace = table_->indexes[i]->conflict == ConflictAction::kReplace;
+      if (replace == (pass == 1)) check_order_.push_back(i);
+    }
+  }
+  rowid_action_ = Resolve(table_->rowid_conflict);
+  defer_rowid_ = rowid_action_ == ConflictAction::kReplace &&
+                 dml->conflict != ConflictAction::kReplace && !check_order_.empty();
+}
+
+ConflictAction DmlRun::Resolve(ConflictAction declared) const {
+  if (dml_->conflict != ConflictAction::kDefault) return dml_->conflict;
+  return declared == ConflictAction::kDefault ? ConflictAction::kAbort : declared;
+}
+
+Status DmlRun::Fail(ConflictAction action, Status st) {
+  failed_ = action;
+  return st;
+}
+
+Status DmlRun::RowidError() const {
+  const std::string col = table_->rowid_alias >= 0
+                              ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
+                              : "rowid";
+  return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
 }
 
 BtCursor& DmlRun::TableCursor() {
@@ -59,6 +89,7 @@ void DmlRun::Release() {
 Status DmlRun::Execute(int64_t* changes, int64_t* last_rowid) {
   *changes = 0;
   next_rowid_known_ = false;
+  failed_ = ConflictAction::kAbort;
   Status st;
   switch (dml_->kind) {
     case plan::Dml::Kind::kInsert:
@@ -105,7 +136,8 @@ Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   return ctx_->tree()->Delete(&cur);
 }
 
-Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self) {
+Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                       const int64_t* self) {
   const catalog::IndexInfo* info = table_->indexes[ix];
   if (!info->unique) return -1;
   const Value* key = BuildKey(ix, vals, rowid);
@@ -125,7 +157,7 @@ Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t row
       if (compare_values(r.column(i), key[i]) != 0) return -1;
     }
     const int64_t other = r.column(n).as_int();
-    if (other != self) return other;
+    if (self == nullptr || other != *self) return other;
     ENGINE_RETURN_IF_ERROR(cur.next());
   }
   return -1;
@@ -143,23 +175,76 @@ Status DmlRun::UniqueError(size_t ix) const {
 
 Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
   *skip = false;
+  bool replaced = false;
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     const catalog::ColumnInfo& col = table_->columns[c];
     if (!col.not_null || static_cast<int>(c) == table_->rowid_alias || !vals[c].is_null()) {
       continue;
     }
-    if (dml_->conflict == ConflictAction::kIgnore) {
+    const ConflictAction action = Resolve(col.not_null_conflict);
+    if (action == ConflictAction::kIgnore) {
       *skip = true;
       return Status::OK();
     }
-    if (dml_->conflict == ConflictAction::kReplace && dml_->kind == plan::Dml::Kind::kInsert &&
-        c < dml_->defaults.size() && dml_->defaults[c] >= 0) {
+    if (action == ConflictAction::kReplace && c < dml_->defaults.size() && dml_->defaults[c] >= 0) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->defaults[c], &vals[c]));
       vals[c] = func::ApplyAffinity(vals[c], col.affinity, ctx_->arena());
-      if (!vals[c].is_null()) continue;
+      replaced = true;
+      continue;
     }
-    return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
+    return Fail(action == ConflictAction::kReplace ? ConflictAction::kAbort : action,
+                Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name));
   }
+  // SQLite's second pass: a REPLACE whose default is NULL fails as ABORT,
+  // after every other column's check.
+  for (size_t c = 0; replaced && c < table_->columns.size(); ++c) {
+    const catalog::ColumnInfo& col = table_->columns[c];
+    if (col.not_null && static_cast<int>(c) != table_->rowid_alias && vals[c].is_null()) {
+      return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
+    }
+  }
+  return Status::OK();
+}
+
+Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
+                           const std::vector<bool>* touched, bool* skip) {
+  *skip = false;
+  doomed_.clear();
+  auto rowid_check = [&]() -> Status {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
+    if (!found) return Status::OK();
+    switch (rowid_action_) {
+      case ConflictAction::kIgnore:
+        *skip = true;
+        return Status::OK();
+      case ConflictAction::kReplace:
+        doomed_.push_back(rowid);
+        return Status::OK();
+      default:
+        return Fail(rowid_action_, RowidError());
+    }
+  };
+  if (check_rowid && !defer_rowid_) {
+    ENGINE_RETURN_IF_ERROR(rowid_check());
+    if (*skip) return Status::OK();
+  }
+  for (size_t ix : check_order_) {
+    if (touched != nullptr && !(*touched)[ix]) continue;
+    ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, vals, rowid, self));
+    if (other < 0) continue;
+    switch (index_action_[ix]) {
+      case ConflictAction::kIgnore:
+        *skip = true;
+        return Status::OK();
+      case ConflictAction::kReplace:
+        doomed_.push_back(other);
+        break;
+      default:
+        return Fail(index_action_[ix], UniqueError(ix));
+    }
+  }
+  if (check_rowid && defer_rowid_) ENGINE_RETURN_IF_ERROR(rowid_check());
   return Status::OK();
 }
 
@@ -224,7 +309,6 @@ Status DmlRun::DeleteRow(int64_t rowid) {
 
 Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out) {
   *skipped = false;
-  const ConflictAction action = dml_->conflict;
   int64_t rowid;
   bool explicit_rowid = false;
   if (rowid_in != nullptr && !rowid_in->is_null()) {
@@ -237,41 +321,18 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
   }
   bool skip;
   ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
+  if (!skip)
+    ENGINE_RETURN_IF_ERROR(CheckUnique(vals, rowid, nullptr, explicit_rowid, nullptr, &skip));
   if (skip) {
     *skipped = true;
     return Status::OK();
   }
-  doomed_.clear();
-  if (explicit_rowid) {
-    bool found = false;
-    ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
-    if (found) {
-      if (action == ConflictAction::kIgnore) {
-        *skipped = true;
-        return Status::OK();
-      }
-      if (action != ConflictAction::kReplace) {
-        const std::string col = table_->rowid_alias >= 0
-                                    ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
-                                    : "rowid";
-        return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
-      }
-      doomed_.push_back(rowid);
-    }
-  }
-  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-    ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, vals, rowid, rowid));
-    if (other < 0) continue;
-    if (action == ConflictAction::kIgnore) {
-      *skipped = true;
-      return Status::OK();
-    }
-    if (action != ConflictAction::kReplace) return UniqueError(ix);
-    doomed_.push_back(other);
-  }
   std::sort(doomed_.begin(), doomed_.end());
   doomed_.erase(std::unique(doomed_.begin(), doomed_.end()), doomed_.end());
   for (int64_t r : doomed_) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  // A deleted row may have been the largest rowid: the next new rowid is
+  // max(rowid) + 1 of the table as it is then, as in SQLite.
+  if (!doomed_.empty()) next_rowid_known_ = false;
   const size_t n = table_->columns.size();
   Value alias_saved;
   if (table_->rowid_alias >= 0) {
@@ -430,36 +491,9 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       }
       touched[ix] = t;
     }
-    doomed_.clear();
     bool ignore_row = false;
-    if (rowid_changed) {
-      bool exists = false;
-      ENGINE_RETURN_IF_ERROR(TableCursor().seek(new_rowid, &exists));
-      if (exists) {
-        if (dml_->conflict == ConflictAction::kIgnore)
-          ignore_row = true;
-        else if (dml_->conflict == ConflictAction::kReplace)
-          doomed_.push_back(new_rowid);
-        else {
-          const std::string col =
-              table_->rowid_alias >= 0
-                  ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
-                  : "rowid";
-          return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
-        }
-      }
-    }
-    for (size_t ix = 0; ix < table_->indexes.size() && !ignore_row; ++ix) {
-      if (!touched[ix]) continue;
-      ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, row_.data(), new_rowid, rowid));
-      if (other < 0) continue;
-      if (dml_->conflict == ConflictAction::kIgnore)
-        ignore_row = true;
-      else if (dml_->conflict == ConflictAction::kReplace)
-        doomed_.push_back(other);
-      else
-        return UniqueError(ix);
-    }
+    ENGINE_RETURN_IF_ERROR(
+        CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &ignore_row));
     if (ignore_row) continue;
     // The new values must survive the deletes below (they may view the old page).
     RowStore& fresh = fresh_;

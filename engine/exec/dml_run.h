@@ -22,6 +22,9 @@ class DmlRun {
   // Runs the statement once; *changes counts rows written, *last_rowid is
   // the rowid of the last row inserted (unchanged when none was).
   Status Execute(int64_t* changes, int64_t* last_rowid);
+  // The resolved conflict action (ABORT, FAIL or ROLLBACK) of the
+  // constraint that failed the last execution: what the API undoes.
+  sql::ConflictAction failed_action() const { return failed_; }
 
  private:
   Status RunInsert(int64_t* changes, int64_t* last_rowid);
@@ -30,11 +33,23 @@ class DmlRun {
   Status CollectRowids();
   // Inserts one row of table-ordered values (affinity already applied).
   Status InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out);
-  // Checks NOT NULL; *skip for OR IGNORE.
+  // Checks NOT NULL in SQLite's two passes (REPLACE takes the default);
+  // *skip for IGNORE.
   Status CheckNotNull(Value* vals, bool* skip);
-  // Finds the rowid of a row other than `self` that has the same key in
-  // unique index `ix`; -1 when there is none.
-  Result<int64_t> UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self);
+  // The rowid (when check_rowid) and UNIQUE checks in SQLite's order; fills
+  // doomed_ with the rows REPLACE deletes; *skip for IGNORE. `touched`
+  // (UPDATE) limits the checks to the indexes whose key changes.
+  Status CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
+                     const std::vector<bool>* touched, bool* skip);
+  // The action for a constraint declared with `declared`: the statement's
+  // OR clause wins, then the constraint's, then ABORT.
+  sql::ConflictAction Resolve(sql::ConflictAction declared) const;
+  Status Fail(sql::ConflictAction action, Status st);
+  Status RowidError() const;
+  // Finds the rowid of a row other than `*self` (the row an UPDATE changes;
+  // null for an INSERT) that has the same key in unique index `ix`; -1 when
+  // there is none.
+  Result<int64_t> UniqueConflict(size_t ix, const Value* vals, int64_t rowid, const int64_t* self);
   Status UniqueError(size_t ix) const;
   Status DeleteRow(int64_t rowid);
   Status DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid);
@@ -67,6 +82,16 @@ class DmlRun {
   RowStore fresh_;  // an updated row's new values
   int64_t next_rowid_ = 0;
   bool next_rowid_known_ = false;
+  // Unique indexes in the order SQLite checks them: the reverse of the
+  // table's list (SQLite prepends each index it adds), those declared ON
+  // CONFLICT REPLACE last (SQLite keeps them at the end of its list), so
+  // that no row is deleted for a row that another constraint then refuses.
+  // The declared action decides, not the statement's OR clause.
+  std::vector<size_t> check_order_;
+  std::vector<sql::ConflictAction> index_action_;  // resolved, by index
+  sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
+  bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
+  sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
 };
 
 }  // namespace engine::exec

@@ -76,6 +76,8 @@ class Planner {
   Result<const catalog::TableInfo*> WritableTable(const std::string& schema,
                                                   const std::string& name);
   void FinishScan(Dml* dml);
+  // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
+  Status CompileDefaults(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
                     sql::ExprId where, Scope* scope, Dml* dml, const std::string& indexed_by = {},
                     bool not_indexed = false);

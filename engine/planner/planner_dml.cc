@@ -54,7 +54,7 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
       }
       dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
     }
-  } else {
+  } else if (!st.default_values) {
     for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
   }
   if (st.select) {
@@ -76,10 +76,23 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
       }
     }
   }
+  ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
+  prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+Status Planner::CompileDefaults(Dml* dml) {
+  const catalog::TableInfo* t = dml->table;
+  const size_t ncol = t->columns.size();
   dml->defaults.assign(ncol, -1);
   for (size_t c = 0; c < ncol; ++c) {
     const auto& def = t->columns[c].default_sql;
-    if (!def || dml->column_map[c] >= 0) continue;
+    if (!def) continue;
+    // An INSERT needs the defaults of the columns it does not supply; a
+    // NOT NULL ON CONFLICT REPLACE (or OR REPLACE) needs its column's
+    // default in place of a NULL, in an UPDATE too.
+    const bool omitted = dml->kind == Dml::Kind::kInsert && dml->column_map[c] < 0;
+    if (!omitted && !t->columns[c].not_null) continue;
     auto parsed = sql::ParseStatement("SELECT " + *def);
     if (!parsed.ok()) return parsed.status();
     views_.push_back(std::make_unique<sql::Statement>(std::move(*parsed)));
@@ -89,7 +102,6 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
     const sql::Select& s = ds.ast.select(sel->select);
     ENGINE_ASSIGN_OR_RETURN(dml->defaults[c], Compile(ds.ast, s.cores[0].columns[0].expr, nullptr));
   }
-  prog_->dml = std::move(dml);
   return Status::OK();
 }
 
@@ -147,6 +159,7 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
     }
     if (!replaced) dml->sets.push_back({c, v});
   }
+  ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
   SetSingleLevel(dml->level.src);
   ChooseAccess(&dml->level, dml->filters, 0);
   FinishScan(dml.get());
