@@ -170,10 +170,11 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
     case sql::DropStmt::Kind::kTable: {
       const catalog::TableInfo* t = schema.FindTable(st.name);
       if (t == nullptr) {
-        if (st.if_exists) return Status::OK();
+        // The wrong kind is an error even with IF EXISTS, as in sqlite3.
         if (schema.FindView(st.name) != nullptr) {
           return Status::SqlError("use DROP VIEW to delete view " + st.name);
         }
+        if (st.if_exists) return Status::OK();
         return Status::SqlError("no such table: " + st.name);
       }
       if (t->root == 1 || Reserved(t->name)) {
@@ -202,10 +203,10 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
     case sql::DropStmt::Kind::kView: {
       const catalog::ViewInfo* v = schema.FindView(st.name);
       if (v == nullptr) {
-        if (st.if_exists) return Status::OK();
         if (schema.FindTable(st.name) != nullptr) {
           return Status::SqlError("use DROP TABLE to delete table " + st.name);
         }
+        if (st.if_exists) return Status::OK();
         return Status::SqlError("no such view: " + st.name);
       }
       return RemoveSchemaEntry(tree, v->name);
