@@ -9,6 +9,7 @@
 #include "engine/exec/dml_run.h"
 #include "engine/exec/exec_context.h"
 #include "engine/exec/pragma_run.h"
+#include "engine/exec/trigger_ddl.h"
 #include "engine/func/cast.h"
 #include "engine/func/text_format.h"
 #include "engine/planner/explain.h"
@@ -77,6 +78,8 @@ Status Statement::Build() {
     kind_ = Kind::kCreateIndex;
   } else if (st.as<sql::CreateViewStmt>()) {
     kind_ = Kind::kCreateView;
+  } else if (st.as<sql::CreateTriggerStmt>()) {
+    kind_ = Kind::kCreateTrigger;
   } else if (st.as<sql::DropStmt>()) {
     kind_ = Kind::kDrop;
   } else if (st.as<sql::BeginStmt>()) {
@@ -104,7 +107,10 @@ Status Statement::Build() {
   prog_ = std::move(prog);
   ctx_ = std::make_unique<exec::ExecContext>(db_->tree_.get(), prog_.get());
   if (kind_ == Kind::kSelect) select_ = ctx_->Run(0);
-  if (kind_ == Kind::kDml) dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
+  if (kind_ == Kind::kDml) {
+    dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
+    ENGINE_RETURN_IF_ERROR(dml_->PrepareTriggers(db_->schema_.get(), nullptr));
+  }
   text_.assign(names_.size(), std::string());
   schema_generation_ = db_->schema_generation_;
   return Status::OK();
@@ -218,6 +224,9 @@ Status Statement::RunOnce() {
         break;
       case Kind::kCreateView:
         st = exec::CreateView(tree, schema, *ast_->as<sql::CreateViewStmt>());
+        break;
+      case Kind::kCreateTrigger:
+        st = exec::CreateTrigger(tree, schema, *ast_->as<sql::CreateTriggerStmt>());
         break;
       case Kind::kDrop:
         st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>());

@@ -60,6 +60,20 @@ const IndexInfo* Schema::AddIndex(std::unique_ptr<IndexInfo> ix) {
 
 void Schema::AddView(std::unique_ptr<ViewInfo> v) { views_[LowerCase(v->name)] = std::move(v); }
 
+const TriggerInfo* Schema::FindTrigger(std::string_view name) const {
+  auto it = triggers_.find(LowerCase(name));
+  return it == triggers_.end() ? nullptr : it->second.get();
+}
+
+void Schema::AddTrigger(std::unique_ptr<TriggerInfo> t) {
+  auto table = tables_.find(LowerCase(t->table));
+  if (table != tables_.end()) {
+    auto& list = table->second->triggers;
+    list.insert(list.begin(), t.get());
+  }
+  triggers_[LowerCase(t->name)] = std::move(t);
+}
+
 namespace {
 
 bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }

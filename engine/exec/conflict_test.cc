@@ -169,6 +169,18 @@ TEST(ConflictTest, UpdateConflicts) {
   )");
 }
 
+TEST(ConflictTest, ConflictsWithNegativeRowids) {
+  // A row whose rowid is -1 conflicts like any other.
+  ExpectLikeSqlite(R"(
+    CREATE TABLE x(id INTEGER PRIMARY KEY, c0 INTEGER, c1 NUMERIC, UNIQUE(c0, c1));
+    INSERT INTO x VALUES(-1, 'a', 0), (19, 'a', 0);
+    INSERT OR IGNORE INTO x VALUES(-1, 'a', 0), (19, 'a', 0);
+    CREATE TABLE y(a UNIQUE);
+    INSERT INTO y(rowid, a) VALUES(-1, 5), (3, 5);
+    INSERT OR REPLACE INTO y(rowid, a) VALUES(-1, 5), (3, 5);
+  )");
+}
+
 TEST(ConflictTest, FilesWrittenBySqliteKeepTheirActions) {
   // The actions come from the CREATE TABLE text, so a file sqlite3 made
   // behaves the same in the engine.

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "engine/exec/trigger_ddl.h"
 #include "engine/storage/btree_cursor.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
@@ -180,6 +181,7 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
       if (t->root == 1 || Reserved(t->name)) {
         return Status::SqlError("table " + t->name + " may not be dropped");
       }
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, *t));
       for (const catalog::IndexInfo* ix : t->indexes) {
         ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
         ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, ix->name));
@@ -211,6 +213,8 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
       }
       return RemoveSchemaEntry(tree, v->name);
     }
+    case sql::DropStmt::Kind::kTrigger:
+      return DropTrigger(tree, schema, st);
   }
   return Status::OK();
 }

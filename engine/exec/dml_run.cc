@@ -40,6 +40,25 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
                  dml->conflict != ConflictAction::kReplace && !check_order_.empty();
 }
 
+DmlRun::~DmlRun() = default;
+
+Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame* parent) {
+  triggers_.reset();
+  if (table_->triggers.empty()) return Status::OK();
+  ENGINE_ASSIGN_OR_RETURN(triggers_, TriggerRun::Prepare(schema, ctx_->tree(), *dml_, parent));
+  return Status::OK();
+}
+
+Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
+                            bool* ignore) {
+  ConflictAction failed = ConflictAction::kAbort;
+  Status st = triggers_->Fire(t, old_row, new_row, ignore, &failed);
+  if (!st.ok()) failed_ = failed;
+  // A body may have written this table: the cached largest rowid is stale.
+  next_rowid_known_ = false;
+  return st;
+}
+
 ConflictAction DmlRun::Resolve(ConflictAction declared) const {
   if (dml_->conflict != ConflictAction::kDefault) return dml_->conflict;
   return declared == ConflictAction::kDefault ? ConflictAction::kAbort : declared;
@@ -136,14 +155,14 @@ Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   return ctx_->tree()->Delete(&cur);
 }
 
-Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
-                                       const int64_t* self) {
+Result<std::optional<int64_t>> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                                      const int64_t* self) {
   const catalog::IndexInfo* info = table_->indexes[ix];
-  if (!info->unique) return -1;
+  if (!info->unique) return std::optional<int64_t>();
   const Value* key = BuildKey(ix, vals, rowid);
   const int n = static_cast<int>(info->columns.size());
   for (int i = 0; i < n; ++i) {
-    if (key[i].is_null()) return -1;  // NULLs are distinct in a UNIQUE index
+    if (key[i].is_null()) return std::optional<int64_t>();  // NULLs are distinct in a UNIQUE index
   }
   BtCursor& cur = IndexCursor(ix);
   bool exact = false;
@@ -154,13 +173,13 @@ Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t row
     RecordReader r;
     ENGINE_RETURN_IF_ERROR(r.Parse(payload));
     for (int i = 0; i < n; ++i) {
-      if (compare_values(r.column(i), key[i]) != 0) return -1;
+      if (compare_values(r.column(i), key[i]) != 0) return std::optional<int64_t>();
     }
     const int64_t other = r.column(n).as_int();
-    if (self == nullptr || other != *self) return other;
+    if (self == nullptr || other != *self) return std::optional<int64_t>(other);
     ENGINE_RETURN_IF_ERROR(cur.next());
   }
-  return -1;
+  return std::optional<int64_t>();
 }
 
 Status DmlRun::UniqueError(size_t ix) const {
@@ -231,8 +250,9 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
   }
   for (size_t ix : check_order_) {
     if (touched != nullptr && !(*touched)[ix]) continue;
-    ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, vals, rowid, self));
-    if (other < 0) continue;
+    ENGINE_ASSIGN_OR_RETURN(std::optional<int64_t> conflict, UniqueConflict(ix, vals, rowid, self));
+    if (!conflict) continue;
+    const int64_t other = *conflict;
     switch (index_action_[ix]) {
       case ConflictAction::kIgnore:
         *skip = true;
@@ -289,10 +309,12 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   return Status::OK();
 }
 
-Status DmlRun::DeleteRow(int64_t rowid) {
+Status DmlRun::DeleteRow(int64_t rowid, bool* deleted) {
   bool found = false;
+  if (deleted != nullptr) *deleted = false;
   ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
   if (!found) return Status::OK();
+  if (deleted != nullptr) *deleted = true;
   const Value* vals = old_.row(0);
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, vals, rowid));
@@ -385,6 +407,21 @@ Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
       if (static_cast<int>(c) == table_->rowid_alias) continue;
       vals[c] = func::ApplyAffinity(vals[c], table_->columns[c].affinity, ctx_->arena());
     }
+    if (triggers_ && triggers_->has(TriggerRun::Timing::kBefore)) [[unlikely]] {
+      // NEW.rowid before the insert: the rowid given, else -1, as SQLite.
+      Value r = Value::Integer(-1);
+      if (has_rowid) {
+        r = func::ApplyAffinity(rowid_in, func::Affinity::kInteger, ctx_->arena());
+        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+      }
+      trig_row_.assign(vals.begin(), vals.end());
+      trig_row_.push_back(r);
+      if (table_->rowid_alias >= 0) trig_row_[static_cast<size_t>(table_->rowid_alias)] = r;
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kBefore, nullptr, trig_row_.data(), &ignore));
+      if (ignore) return Status::OK();
+    }
     bool skipped;
     int64_t rowid = 0;
     ENGINE_RETURN_IF_ERROR(
@@ -393,12 +430,20 @@ Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
       ++*changes;
       *last_rowid = rowid;
       next_rowid_ = std::max(next_rowid_, rowid);
+      if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
+        trig_row_.assign(vals.begin(), vals.end());
+        trig_row_.push_back(Value::Integer(rowid));
+        bool ignore = false;
+        ENGINE_RETURN_IF_ERROR(
+            FireTriggers(TriggerRun::Timing::kAfter, nullptr, trig_row_.data(), &ignore));
+      }
     }
     return Status::OK();
   };
   if (dml_->source < 0) return insert_one(nullptr);
   SelectRun* run = ctx_->Run(dml_->source);
-  if (dml_->materialize_source) {
+  // A trigger may write what the source reads: gather the rows first.
+  if (dml_->materialize_source || triggers_) {
     ENGINE_RETURN_IF_ERROR(run->Materialize(&source_rows_));
     for (size_t i = 0; i < source_rows_.size(); ++i) {
       ENGINE_RETURN_IF_ERROR(insert_one(source_rows_.row(i)));
@@ -434,8 +479,37 @@ Status DmlRun::CollectRowids() {
   return Status::OK();
 }
 
+Status DmlRun::RunDeleteWithTriggers(int64_t* changes) {
+  const size_t n = table_->columns.size();
+  for (int64_t rowid : rowids_) {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+    if (!found) continue;
+    trig_old_.Reset(static_cast<int>(n + 1));
+    trig_old_.Add(old_.row(0));
+    bool ignore = false;
+    if (triggers_->has(TriggerRun::Timing::kBefore)) {
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0), nullptr, &ignore));
+      if (ignore) continue;
+    }
+    // A BEFORE trigger may have deleted the row already: then nothing more.
+    bool deleted = false;
+    ENGINE_RETURN_IF_ERROR(DeleteRow(rowid, &deleted));
+    if (!deleted) continue;
+    ++*changes;
+    if (triggers_->has(TriggerRun::Timing::kAfter)) {
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0), nullptr, &ignore));
+    }
+  }
+  return Status::OK();
+}
+
 Status DmlRun::RunDelete(int64_t* changes) {
   ENGINE_RETURN_IF_ERROR(CollectRowids());
+  if (triggers_) [[unlikely]]
+    return RunDeleteWithTriggers(changes);
   for (int64_t rowid : rowids_) {
     ENGINE_RETURN_IF_ERROR(DeleteRow(rowid));
     ++*changes;
@@ -463,22 +537,46 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->sets[i].second, &newvals[i]));
       newvals[i] = ctx_->arena().Copy(newvals[i]);
     }
-    const Value* old = old_.row(0);
-    row_.assign(old, old + n);
     int64_t new_rowid = rowid;
     bool rowid_changed = false;
-    for (size_t i = 0; i < dml_->sets.size(); ++i) {
-      const int c = dml_->sets[i].first;
-      if (c < 0) {
-        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
-        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
-        new_rowid = r.as_int();
-        rowid_changed = new_rowid != rowid;
-        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
-        continue;
+    // The row's new values: the old row with the SET values in place.
+    auto apply_sets = [&]() -> Status {
+      const Value* old = old_.row(0);
+      row_.assign(old, old + n);
+      new_rowid = rowid;
+      rowid_changed = false;
+      for (size_t i = 0; i < dml_->sets.size(); ++i) {
+        const int c = dml_->sets[i].first;
+        if (c < 0) {
+          const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+          if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+          new_rowid = r.as_int();
+          rowid_changed = new_rowid != rowid;
+          if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+          continue;
+        }
+        row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+            newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
       }
-      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
-          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+      return Status::OK();
+    };
+    ENGINE_RETURN_IF_ERROR(apply_sets());
+    if (triggers_) [[unlikely]] {
+      trig_old_.Reset(static_cast<int>(n + 1));
+      trig_old_.Add(old_.row(0));
+      if (triggers_->has(TriggerRun::Timing::kBefore)) {
+        trig_row_.assign(row_.begin(), row_.end());
+        trig_row_.push_back(Value::Integer(new_rowid));
+        bool ignore = false;
+        ENGINE_RETURN_IF_ERROR(
+            FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0), trig_row_.data(), &ignore));
+        if (ignore) continue;
+        // As SQLite: a row the trigger deleted is not updated; the columns
+        // not SET are read again, the trigger may have changed them.
+        ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+        if (!found) continue;
+        ENGINE_RETURN_IF_ERROR(apply_sets());
+      }
     }
     bool skip;
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
@@ -520,6 +618,13 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
     }
     ++*changes;
+    if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
+      trig_row_.assign(vals, vals + n);
+      trig_row_.push_back(Value::Integer(new_rowid));
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0), trig_row_.data(), &ignore));
+    }
   }
   return Status::OK();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/exec/exec_context.h"
+#include "engine/exec/trigger_run.h"
 #include "engine/storage/record.h"
 
 namespace engine::exec {
@@ -19,6 +20,10 @@ namespace engine::exec {
 class DmlRun {
  public:
   DmlRun(ExecContext* ctx, const plan::Dml* dml);
+  ~DmlRun();
+  // Plans the triggers the statement fires (none: nothing to do, and
+  // nothing is paid per row). `parent`: the trigger programs running it.
+  Status PrepareTriggers(const catalog::Schema* schema, const TriggerFrame* parent);
   // Runs the statement once; *changes counts rows written, *last_rowid is
   // the rowid of the last row inserted (unchanged when none was).
   Status Execute(int64_t* changes, int64_t* last_rowid);
@@ -47,11 +52,15 @@ class DmlRun {
   Status Fail(sql::ConflictAction action, Status st);
   Status RowidError() const;
   // Finds the rowid of a row other than `*self` (the row an UPDATE changes;
-  // null for an INSERT) that has the same key in unique index `ix`; -1 when
-  // there is none.
-  Result<int64_t> UniqueConflict(size_t ix, const Value* vals, int64_t rowid, const int64_t* self);
+  // null for an INSERT) that has the same key in unique index `ix`; none
+  // when there is none (any rowid, -1 too, may be the one found).
+  Result<std::optional<int64_t>> UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                                const int64_t* self);
   Status UniqueError(size_t ix) const;
-  Status DeleteRow(int64_t rowid);
+  Status DeleteRow(int64_t rowid, bool* deleted = nullptr);
+  Status FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
+                      bool* ignore);
+  Status RunDeleteWithTriggers(int64_t* changes);
   Status DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   Status InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   const Value* BuildKey(size_t ix, const Value* vals, int64_t rowid);
@@ -92,6 +101,9 @@ class DmlRun {
   sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
   bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
   sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
+  std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
+  RowStore trig_old_;                     // OLD of the row an UPDATE changes
+  std::vector<Value> trig_row_;
 };
 
 }  // namespace engine::exec

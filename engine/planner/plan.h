@@ -39,6 +39,7 @@ enum class Op : uint8_t {
   kCase,      // [a] list of (when, then) pairs [ELSE b]
   kCast,      // a AS aff
   kFunction,  // col: index into func's scalar function table; list of arguments
+  kRaise,     // RAISE() in a trigger: sub: sql::ConflictAction; k: the message
 };
 
 struct Node {

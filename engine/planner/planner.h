@@ -48,6 +48,10 @@ class Planner {
   Result<int> PlanSelect(const sql::Ast& ast, sql::SelectId id, const Scope* outer);
   // Compiles an expression against `scope` (null: no columns visible).
   Result<int32_t> CompileExpr(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  // Plans a trigger program's statement: NEW.x / OLD.x of `table` become
+  // parameters (OLD at 0..n, NEW at n+1..2n+1 for n columns, each block's
+  // last slot the rowid) and RAISE() is allowed.
+  void SetTriggerRow(const catalog::TableInfo* table, bool has_old, bool has_new);
   // Adds a node and returns its index.
   int32_t AddNode(const Node& n);
   // Marks column `col` of `src` as read (for covering index decisions).
@@ -114,6 +118,9 @@ class Planner {
   std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid
   std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
   int view_depth_ = 0;
+  const catalog::TableInfo* trigger_table_ = nullptr;  // see SetTriggerRow
+  bool trigger_old_ = false;
+  bool trigger_new_ = false;
   // While compiling an aggregate's argument: the scope whose columns must
   // not be captured as group values.
   const Scope* suppress_capture_ = nullptr;

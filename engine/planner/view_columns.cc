@@ -70,7 +70,8 @@ Result<std::vector<ViewColumn>> ViewColumns(const catalog::Schema& schema,
     if (!body.cores.empty()) {
       const sql::SelectCore& core = body.cores[0];
       width = core.is_values() ? core.values[0].size() : core.columns.size();
-      for (const sql::ResultColumn& rc : core.columns) star |= rc.kind != sql::ResultColumn::Kind::kExpr;
+      for (const sql::ResultColumn& rc : core.columns)
+        star |= rc.kind != sql::ResultColumn::Kind::kExpr;
     }
     if (!star && width != view.columns.size()) {
       std::vector<ViewColumn> out;

@@ -22,6 +22,16 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// The length of the first statement of `s` (through its ';'), as sqlite3
+// delimits statements (a trigger's body included); all of `s` when none ends.
+size_t StatementLength(std::string_view s) {
+  for (size_t i = s.find(';'); i != std::string_view::npos; i = s.find(';', i + 1)) {
+    const std::string prefix(s.substr(0, i + 1));
+    if (sqlite3_complete(prefix.c_str())) return i + 1;
+  }
+  return s.size();
+}
+
 }  // namespace
 
 std::string EngineTranscript(const std::string& path, const std::string& script) {
@@ -33,12 +43,13 @@ std::string EngineTranscript(const std::string& path, const std::string& script)
     size_t tail = 0;
     auto stmt = (*db)->Prepare(rest, &tail);
     if (!stmt.ok()) {
-      // sqlite3 skips to the next ';' after a failed prepare, as does this.
-      const size_t semi = rest.find(';');
-      out += "> " + std::string(Trim(rest.substr(0, semi))) + "\n";
+      // A failed prepare skips its statement.
+      const size_t len = StatementLength(rest);
+      std::string_view text = Trim(rest.substr(0, len));
+      if (!text.empty() && text.back() == ';') text.remove_suffix(1);
+      out += "> " + std::string(Trim(text)) + "\n";
       out += "error: " + stmt.status().message() + "\n";
-      if (semi == std::string_view::npos) break;
-      rest.remove_prefix(semi + 1);
+      rest.remove_prefix(len);
       continue;
     }
     if (!*stmt) break;
@@ -78,12 +89,12 @@ std::string SqliteTranscript(const std::string& path, const std::string& script)
     sqlite3_stmt* st = nullptr;
     const char* tail = nullptr;
     if (sqlite3_prepare_v2(db.raw(), rest, -1, &st, &tail) != SQLITE_OK) {
-      std::string_view r = rest;
-      const size_t semi = r.find(';');
-      out += "> " + std::string(Trim(r.substr(0, semi))) + "\n";
+      const size_t len = StatementLength(rest);
+      std::string_view text = Trim(std::string_view(rest, len));
+      if (!text.empty() && text.back() == ';') text.remove_suffix(1);
+      out += "> " + std::string(Trim(text)) + "\n";
       out += std::string("error: ") + sqlite3_errmsg(db.raw()) + "\n";
-      if (semi == std::string_view::npos) break;
-      rest += semi + 1;
+      rest += len;
       continue;
     }
     if (st == nullptr) break;

@@ -1,0 +1,186 @@
+// Triggers against the real sqlite3: BEFORE / AFTER on INSERT, UPDATE [OF]
+// and DELETE, WHEN, NEW / OLD (NEW.rowid -1 before an automatic rowid), the
+// newest trigger first, RAISE(IGNORE | ABORT | FAIL | ROLLBACK), no
+// recursion, the statement's OR clause reaching the body, errors of the
+// body at prepare time, DROP TABLE dropping its triggers, sqlite_schema rows
+// and files written by either side.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/database.h"
+#include "engine/testing/script_compare.h"
+#include "engine/testing/temp_dir.h"
+
+namespace engine {
+namespace {
+
+std::string ExpectLikeSqlite(const std::string& script) {
+  testing::TempDir dir;
+  const std::string mine = dir.file("engine.db");
+  const std::string theirs = dir.file("sqlite.db");
+  const std::string expected = testing::SqliteTranscript(theirs, script);
+  EXPECT_EQ(testing::EngineTranscript(mine, script), expected);
+  EXPECT_EQ(testing::DumpTables(mine), testing::DumpTables(theirs));
+  return expected;
+}
+
+TEST(TriggerTest, CreateDropAndTheirErrors) {
+  const std::string out = ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b);
+    CREATE TABLE log(x);
+    CREATE VIEW v AS SELECT * FROM t;
+    create trigger t1 after insert on t begin insert into log values('t1 ' || new.a || ' ' || new.b); end;
+    CREATE TRIGGER IF NOT EXISTS t1 AFTER INSERT ON t BEGIN SELECT 1; END;
+    CREATE TRIGGER t1 AFTER INSERT ON t BEGIN SELECT 1; END;
+    CREATE TRIGGER IF NOT EXISTS t3 BEFORE INSERT ON t FOR EACH ROW WHEN new.b > 5 BEGIN
+      INSERT INTO log VALUES('t3 ' || new.a || ' ' || new.rowid);
+    END;
+    CREATE TRIGGER x AFTER INSERT ON nosuch BEGIN SELECT 1; END;
+    CREATE TRIGGER x AFTER INSERT ON sqlite_master BEGIN SELECT 1; END;
+    CREATE TRIGGER sqlite_x AFTER INSERT ON t BEGIN SELECT 1; END;
+    CREATE TRIGGER x BEFORE DELETE ON v BEGIN SELECT 1; END;
+    CREATE TRIGGER x INSTEAD OF DELETE ON t BEGIN SELECT 1; END;
+    CREATE TRIGGER bad AFTER INSERT ON t BEGIN INSERT INTO log VALUES(old.a); END;
+    INSERT INTO t VALUES(10, 1);
+    DROP TRIGGER bad;
+    CREATE TRIGGER bad AFTER INSERT ON t BEGIN INSERT INTO log VALUES(new.zz); END;
+    INSERT INTO t VALUES(11, 1);
+    DROP TRIGGER bad;
+    CREATE TRIGGER bad AFTER INSERT ON t BEGIN INSERT INTO nosuch VALUES(1); END;
+    INSERT INTO t VALUES(11, 1);
+    DROP TRIGGER bad;
+    DROP TRIGGER bad;
+    DROP TRIGGER IF EXISTS bad;
+    SELECT RAISE(IGNORE);
+    INSERT INTO t VALUES(1, 2), (NULL, 7);
+    INSERT INTO t(b) VALUES(9);
+    SELECT * FROM log;
+    SELECT type, name, tbl_name, rootpage, sql FROM sqlite_schema ORDER BY name;
+    DROP TABLE t;
+    SELECT type, name, tbl_name FROM sqlite_schema ORDER BY name;
+  )");
+  EXPECT_NE(out.find("error: trigger t1 already exists\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("t3 -1 -1\n"), std::string::npos) << out;
+}
+
+TEST(TriggerTest, RowTriggersOnEveryEvent) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b, c UNIQUE);
+    CREATE TABLE log(x);
+    CREATE TABLE other(y);
+    CREATE TRIGGER bi BEFORE INSERT ON t BEGIN
+      INSERT INTO log VALUES('bi ' || new.a || ' ' || new.b || ' ' || new.rowid);
+    END;
+    CREATE TRIGGER ai AFTER INSERT ON t WHEN new.b = 'x' BEGIN
+      INSERT INTO log VALUES('ai ' || new.a); INSERT INTO other VALUES(new.c);
+    END;
+    CREATE TRIGGER bu BEFORE UPDATE OF b ON t BEGIN INSERT INTO log VALUES('bu ' || old.b || '>' || new.b); END;
+    CREATE TRIGGER au AFTER UPDATE ON t BEGIN
+      INSERT INTO log VALUES('au ' || old.a || ' ' || new.a || ' ' || old.c || ' ' || new.c);
+    END;
+    CREATE TRIGGER bd BEFORE DELETE ON t BEGIN INSERT INTO log VALUES('bd ' || old.a); END;
+    CREATE TRIGGER ad AFTER DELETE ON t BEGIN
+      INSERT INTO log VALUES('ad ' || old.a || ' ' || old.b); DELETE FROM other WHERE y = old.c;
+    END;
+    INSERT INTO t VALUES(1, 'x', 10), (2, 'y', 20), (NULL, 'x', 30);
+    UPDATE t SET b = 'z' WHERE a = 2;
+    UPDATE t SET c = c + 1;
+    DELETE FROM t WHERE a = 1;
+    SELECT * FROM log;
+    CREATE TRIGGER u1 AFTER UPDATE ON t BEGIN UPDATE t SET b = 'from trigger' WHERE a = new.a + 1; END;
+    UPDATE t SET b = 'w';
+    CREATE TRIGGER d1 BEFORE DELETE ON t BEGIN DELETE FROM t WHERE a = old.a + 1; END;
+    DELETE FROM t;
+  )");
+}
+
+TEST(TriggerTest, RaiseAndAtomicity) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE g(a);
+    CREATE TRIGGER gi BEFORE INSERT ON g BEGIN SELECT RAISE(IGNORE) WHERE new.a = 2; END;
+    CREATE TRIGGER ga AFTER INSERT ON g BEGIN SELECT RAISE(ABORT, 'no threes') WHERE new.a = 3; END;
+    CREATE TRIGGER gf BEFORE INSERT ON g WHEN new.a = 4 BEGIN SELECT RAISE(FAIL, 'four'); END;
+    INSERT INTO g VALUES(1), (2), (5);
+    INSERT INTO g VALUES(6), (3), (7);
+    INSERT INTO g VALUES(8), (4), (9);
+    BEGIN;
+    INSERT INTO g VALUES(10);
+    CREATE TRIGGER gr BEFORE INSERT ON g WHEN new.a = 11 BEGIN SELECT RAISE(ROLLBACK, 'eleven'); END;
+    INSERT INTO g VALUES(12), (11);
+    COMMIT;
+    CREATE TABLE uu(a UNIQUE, b);
+    INSERT INTO uu VALUES(1, 1), (2, 2);
+    CREATE TRIGGER uut AFTER INSERT ON uu BEGIN INSERT INTO uu VALUES(new.a - 10, 0); END;
+    INSERT INTO uu VALUES(11, 5);
+    INSERT OR IGNORE INTO uu VALUES(12, 5);
+    INSERT INTO uu VALUES(13, 5), (2, 9);
+  )");
+}
+
+TEST(TriggerTest, NoRecursion) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE r(n);
+    CREATE TRIGGER rr AFTER INSERT ON r WHEN new.n < 5 BEGIN INSERT INTO r VALUES(new.n + 1); END;
+    INSERT INTO r VALUES(1);
+    CREATE TABLE p(a);
+    CREATE TABLE q(b);
+    CREATE TRIGGER pq AFTER INSERT ON p BEGIN INSERT INTO q VALUES(new.a * 10); END;
+    CREATE TRIGGER qp AFTER INSERT ON q BEGIN INSERT INTO p VALUES(new.b + 1); END;
+    INSERT INTO p VALUES(1);
+    INSERT INTO q VALUES(5);
+  )");
+}
+
+TEST(TriggerTest, PreparedStatementsSeeNewTriggers) {
+  // A trigger created after a statement was prepared fires on its next run,
+  // as sqlite3_prepare_v2's statements re-plan on a schema change.
+  testing::TempDir dir;
+  auto db = Database::Open(dir.file("e.db"));
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->Exec("CREATE TABLE t(a); CREATE TABLE log(x);").ok());
+  auto ins = (*db)->Prepare("INSERT INTO t VALUES(1)");
+  ASSERT_TRUE(ins.ok());
+  ASSERT_TRUE((*ins)->Step().ok());
+  ASSERT_TRUE((*db)->Exec("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES(new.a); END")
+                  .ok());
+  ASSERT_TRUE((*ins)->Reset().ok());
+  ASSERT_TRUE((*ins)->Step().ok());
+  EXPECT_EQ((*db)->changes(), 1);  // the trigger's row is not counted
+  ASSERT_TRUE((*db)->Exec("DROP TRIGGER tr").ok());
+  ASSERT_TRUE((*ins)->Reset().ok());
+  ASSERT_TRUE((*ins)->Step().ok());
+  ins->reset();
+  db->reset();
+  testing::TempDir unused;
+  EXPECT_EQ(testing::DumpTables(dir.file("e.db")), "table log\n1\ntable t\n1\n1\n1\n");
+}
+
+TEST(TriggerTest, TriggersInFilesWrittenByTheOther) {
+  const std::string setup = R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b);
+    CREATE TABLE log(x);
+    CREATE TRIGGER tb BEFORE INSERT ON t WHEN new.b IS NOT NULL BEGIN
+      INSERT INTO log VALUES('before ' || new.b);
+    END;
+    CREATE TRIGGER ta AFTER UPDATE OF b ON t BEGIN INSERT INTO log VALUES(old.b || '->' || new.b); END;
+  )";
+  const std::string use = R"(
+    INSERT INTO t VALUES(1, 'p'), (2, NULL);
+    UPDATE t SET b = 'q';
+    SELECT * FROM log;
+    SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name;
+  )";
+  testing::TempDir dir;
+  const std::string by_engine = dir.file("by_engine.db");
+  const std::string by_sqlite = dir.file("by_sqlite.db");
+  const std::string ref = dir.file("ref.db");
+  EXPECT_EQ(testing::EngineTranscript(by_engine, setup), testing::SqliteTranscript(by_sqlite, setup));
+  testing::SqliteTranscript(ref, setup);
+  const std::string want = testing::SqliteTranscript(ref, use);
+  EXPECT_EQ(testing::SqliteTranscript(by_engine, use), want);  // sqlite3 fires the engine's
+  EXPECT_EQ(testing::EngineTranscript(by_sqlite, use), want);  // and the engine sqlite3's
+}
+
+}  // namespace
+}  // namespace engine
