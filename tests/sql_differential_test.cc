@@ -794,8 +794,10 @@ class Generator {
   // DML with conflict clauses on `copy`, a scratch copy of a random table:
   // its CREATE TABLE with random constraint-level ON CONFLICT clauses (on
   // the INTEGER PRIMARY KEY, NOT NULL with or without a DEFAULT, UNIQUE on
-  // a column or a pair), its rows, then INSERT / REPLACE / UPDATE with a
-  // random OR clause, some in an explicit transaction. Rows come in rowid
+  // a column or a pair), its rows, sometimes triggers (logging into
+  // `copy`_log, writing the copy, RAISE), then INSERT / REPLACE / UPDATE
+  // (and DELETE with triggers) with a random OR clause, some in an explicit
+  // transaction. Rows come in rowid
   // order (ORDER BY id, rowid ranges), so which row meets a conflict first
   // is the same on both sides. The caller compares each statement's error
   // and changes(), and the copy's rows after it.
@@ -831,13 +833,56 @@ class Generator {
       create += ", UNIQUE(" + src.cols[1].name + ", " + src.cols[2].name + ")" + Pick(kOn);
     }
     std::vector<std::string> out = {create + ")",
-                                    "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name};
+                                    "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name,
+                                    "CREATE TABLE " + copy + "_log(k, v, w)"};
+    // Triggers on the copy: they log, write the copy itself, or RAISE.
+    const int ntrig = Chance(40) ? Int(1, 3) : 0;
+    for (int i = 0; i < ntrig; ++i) {
+      const std::string event = Pick(std::vector<std::string>{"INSERT", "UPDATE", "DELETE"});
+      const std::string row = event == "DELETE" ? "old" : "new";
+      const std::string col = src.cols[static_cast<size_t>(Int(1, static_cast<int>(nc) - 1))].name;
+      std::string t = "CREATE TRIGGER " + copy + "_tr" + std::to_string(i) + " " +
+                      Pick(std::vector<std::string>{"BEFORE", "AFTER"}) + " " + event;
+      if (event == "UPDATE" && Chance(30)) t += " OF " + col;
+      t += " ON " + copy;
+      if (Chance(40)) t += " WHEN " + row + "." + col + (Chance(50) ? " IS NOT NULL" : " > 2");
+      t += " BEGIN ";
+      const std::string other = event == "UPDATE" ? "old." + col : Literal();
+      switch (Int(0, 5)) {
+        case 0:
+        case 1:
+          t += "INSERT INTO " + copy + "_log VALUES('" + event + "', " + row + ".id, " + row + "." +
+               col + "); ";
+          t += "INSERT INTO " + copy + "_log VALUES('other', " + other + ", typeof(" + row + "." +
+               col + "));";
+          break;
+        case 2:
+          t += "UPDATE " + copy + " SET " + col + " = " + Literal() + " WHERE id = " + row +
+               ".id + " + std::to_string(Int(1, 3)) + ";";
+          break;
+        case 3:
+          t += "DELETE FROM " + copy + " WHERE id = " + row + ".id + " + std::to_string(Int(1, 3)) +
+               ";";
+          break;
+        case 4:
+          t += "SELECT RAISE(IGNORE) WHERE " + row + "." + col + " IS NULL;";
+          break;
+        default:
+          t += "SELECT RAISE(" + Pick(std::vector<std::string>{"ABORT", "FAIL", "ROLLBACK"}) +
+               ", 'no " + col + "') WHERE " + row + "." + col + " = " + Literal() + ";";
+      }
+      out.push_back(t + " END");
+    }
     const bool txn = Chance(25);
     if (txn) out.push_back("BEGIN");
     const int n = Int(1, 4);
     for (int i = 0; i < n; ++i) {
-      const int kind = Int(0, 3);
-      if (kind == 0) {
+      const int kind = Int(0, ntrig > 0 ? 4 : 3);
+      if (kind == 4) {
+        const int lo = Int(0, 60);
+        out.push_back("DELETE FROM " + copy + " WHERE id BETWEEN " + std::to_string(lo) + " AND " +
+                      std::to_string(lo + Int(0, 20)));
+      } else if (kind == 0) {
         // Rows of the source, shifted onto and off the existing keys.
         std::string q = Pick(kInsert) + " INTO " + copy + " SELECT ";
         q += Chance(50) ? "id" : "id + " + std::to_string(Int(-3, 30));
@@ -1003,9 +1048,14 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
                    std::to_string(sqlite3_changes64(sdb));
           } else {
             const std::string dump = "SELECT * FROM " + copy + " ORDER BY id";
+            const std::string log = "SELECT * FROM " + copy + "_log ORDER BY rowid";
             Check exact;
             exact.order = Check::Order::kExact;
-            const Outcome want_rows = RunSqlite(sdb, dump), got_rows = RunEngine(edb->get(), dump);
+            Outcome want_rows = RunSqlite(sdb, dump), got_rows = RunEngine(edb->get(), dump);
+            if (Compare(exact, want_rows.rows, got_rows.rows).empty()) {
+              want_rows = RunSqlite(sdb, log);
+              got_rows = RunEngine(edb->get(), log);
+            }
             diff = Compare(exact, want_rows.rows, got_rows.rows);
             for (size_t i = 0; !diff.empty() && i < want_rows.rows.size(); ++i) {
               diff += "\n    " + RowText(want_rows.rows[i]) + "  vs  " +
@@ -1026,8 +1076,10 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
           }
           break;
         }
-        (void)RunSqlite(sdb, "DROP TABLE " + copy);
-        (void)RunEngine(edb->get(), "DROP TABLE " + copy);
+        for (const std::string& t : {copy, copy + "_log"}) {
+          (void)RunSqlite(sdb, "DROP TABLE " + t);
+          (void)RunEngine(edb->get(), "DROP TABLE " + t);
+        }
         continue;
       }
       const std::string sql = kind < 45   ? gen.Query(tables, &check)

@@ -25,9 +25,9 @@ Status CreateTrigger(BTree& tree, const catalog::Schema& schema, const sql::Crea
   const catalog::ViewInfo* view = table == nullptr ? schema.FindView(st.table) : nullptr;
   if ((!st.table_schema.empty() && !EqualsNoCase(st.table_schema, "main")) ||
       (table == nullptr && view == nullptr)) {
-    return Status::SqlError("no such table: " +
-                            (st.table_schema.empty() ? std::string("main") : st.table_schema) +
-                            "." + st.table);
+    return Status::SqlError(
+        "no such table: " + (st.table_schema.empty() ? std::string("main") : st.table_schema) +
+        "." + st.table);
   }
   if (Reserved(st.name)) {
     return Status::SqlError("object name reserved for internal use: " + st.name);

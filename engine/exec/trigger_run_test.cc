@@ -118,6 +118,23 @@ TEST(TriggerTest, RaiseAndAtomicity) {
   )");
 }
 
+TEST(TriggerTest, NewAndOldCompareWithoutAffinity) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER);
+    CREATE TABLE log(w, x, y, z, t1, t2);
+    CREATE TRIGGER bi BEFORE INSERT ON t BEGIN
+      INSERT INTO log VALUES(new.b = 5, new.b = '5', new.c = '7', new.c < '8', typeof(new.b),
+                             typeof(new.c));
+    END;
+    CREATE TRIGGER bu BEFORE UPDATE ON t BEGIN
+      INSERT INTO log VALUES(new.b = 5, old.b = '5', new.c = '8', old.c < '8', typeof(new.b),
+                             typeof(new.c));
+    END;
+    INSERT INTO t VALUES(1, 5, '7');
+    UPDATE t SET b = 6, c = '8';
+  )");
+}
+
 TEST(TriggerTest, NoRecursion) {
   ExpectLikeSqlite(R"(
     CREATE TABLE r(n);
@@ -142,8 +159,10 @@ TEST(TriggerTest, PreparedStatementsSeeNewTriggers) {
   auto ins = (*db)->Prepare("INSERT INTO t VALUES(1)");
   ASSERT_TRUE(ins.ok());
   ASSERT_TRUE((*ins)->Step().ok());
-  ASSERT_TRUE((*db)->Exec("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES(new.a); END")
-                  .ok());
+  ASSERT_TRUE(
+      (*db)
+          ->Exec("CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES(new.a); END")
+          .ok());
   ASSERT_TRUE((*ins)->Reset().ok());
   ASSERT_TRUE((*ins)->Step().ok());
   EXPECT_EQ((*db)->changes(), 1);  // the trigger's row is not counted
@@ -175,7 +194,8 @@ TEST(TriggerTest, TriggersInFilesWrittenByTheOther) {
   const std::string by_engine = dir.file("by_engine.db");
   const std::string by_sqlite = dir.file("by_sqlite.db");
   const std::string ref = dir.file("ref.db");
-  EXPECT_EQ(testing::EngineTranscript(by_engine, setup), testing::SqliteTranscript(by_sqlite, setup));
+  EXPECT_EQ(testing::EngineTranscript(by_engine, setup),
+            testing::SqliteTranscript(by_sqlite, setup));
   testing::SqliteTranscript(ref, setup);
   const std::string want = testing::SqliteTranscript(ref, use);
   EXPECT_EQ(testing::SqliteTranscript(by_engine, use), want);  // sqlite3 fires the engine's

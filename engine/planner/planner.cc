@@ -74,7 +74,6 @@ Affinity Planner::ExprAffinity(int32_t id) const {
     case Op::kColumn:
     case Op::kGroupCol:
     case Op::kCast:
-    case Op::kParam:  // NEW.x / OLD.x carry their column's affinity; a '?' none
       return n.aff;
     case Op::kScalar: {
       const Select& s = prog_->selects[static_cast<size_t>(n.src)];
@@ -245,9 +244,8 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
       n.op = Op::kParam;
       const int base = EqualsNoCase(qual, "new") ? static_cast<int>(t.columns.size()) + 1 : 0;
       n.col = base + c;
-      n.aff = static_cast<size_t>(c) < t.columns.size() && c != t.rowid_alias
-                  ? t.columns[static_cast<size_t>(c)].affinity
-                  : Affinity::kInteger;
+      // No affinity: sqlite3 compares NEW.x / OLD.x as plain values
+      // (NEW.c = '7' is false for an INTEGER c holding 7).
       return AddNode(n);
     }
   }
