@@ -70,6 +70,9 @@ void Schema::AddTrigger(std::unique_ptr<TriggerInfo> t) {
   if (table != tables_.end()) {
     auto& list = table->second->triggers;
     list.insert(list.begin(), t.get());
+  } else if (auto view = views_.find(LowerCase(t->table)); view != views_.end()) {
+    auto& list = view->second->triggers;
+    list.insert(list.begin(), t.get());
   }
   triggers_[LowerCase(t->name)] = std::move(t);
 }

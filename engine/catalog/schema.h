@@ -82,7 +82,8 @@ struct TriggerInfo {
 struct ViewInfo {
   std::string name;
   std::string sql;
-  std::vector<std::string> columns;  // explicit column names, if any
+  std::vector<std::string> columns;          // explicit column names, if any
+  std::vector<const TriggerInfo*> triggers;  // INSTEAD OF, newest first
 };
 
 bool EqualsNoCase(std::string_view a, std::string_view b);

@@ -181,7 +181,7 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
       if (t->root == 1 || Reserved(t->name)) {
         return Status::SqlError("table " + t->name + " may not be dropped");
       }
-      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, *t));
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, t->triggers));
       for (const catalog::IndexInfo* ix : t->indexes) {
         ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
         ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, ix->name));
@@ -211,6 +211,7 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
         if (st.if_exists) return Status::OK();
         return Status::SqlError("no such view: " + st.name);
       }
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, v->triggers));
       return RemoveSchemaEntry(tree, v->name);
     }
     case sql::DropStmt::Kind::kTrigger:

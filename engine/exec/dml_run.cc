@@ -22,7 +22,7 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
     }
     index_desc_.push_back(std::move(flags));
   }
-  if (dml->kind != plan::Dml::Kind::kInsert) {
+  if (dml->kind != plan::Dml::Kind::kInsert && !dml->view) {
     scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
   }
   const size_t nix = table_->indexes.size();
@@ -109,6 +109,8 @@ Status DmlRun::Execute(int64_t* changes, int64_t* last_rowid) {
   *changes = 0;
   next_rowid_known_ = false;
   failed_ = ConflictAction::kAbort;
+  if (dml_->view) [[unlikely]]
+    return RunView();
   Status st;
   switch (dml_->kind) {
     case plan::Dml::Kind::kInsert:
@@ -476,6 +478,49 @@ Status DmlRun::CollectRowids() {
   }
   // The scan stays open (Release closes it): its cursor on the last row
   // found spares LoadRow a seek. A change to the table saves its position.
+  return Status::OK();
+}
+
+Status DmlRun::RunView() {
+  // The rows first: the triggers may write what they are read from. A view's
+  // rows changed through INSTEAD OF triggers count in no changes().
+  const size_t n = table_->columns.size();
+  if (!triggers_) return Status::OK();
+  const bool insert = dml_->kind == plan::Dml::Kind::kInsert;
+  const int select = insert ? dml_->source : dml_->view_rows;
+  if (select >= 0) {
+    ENGINE_RETURN_IF_ERROR(ctx_->Run(select)->Materialize(&source_rows_));
+  } else {
+    source_rows_.Reset(0);  // DEFAULT VALUES: one row of NULLs
+  }
+  const size_t rows = select >= 0 ? source_rows_.size() : 1;
+  std::vector<Value> old_row(n + 1), new_row(n + 1);
+  for (size_t i = 0; i < rows; ++i) {
+    const Value* r = select >= 0 ? source_rows_.row(i) : nullptr;
+    std::fill(new_row.begin(), new_row.end(), Value::Null());
+    std::fill(old_row.begin(), old_row.end(), Value::Null());
+    const Value* old_arg = nullptr;
+    const Value* new_arg = nullptr;
+    if (insert) {
+      for (size_t c = 0; c < n; ++c) {
+        const int m = dml_->column_map[c];
+        if (m >= 0 && r != nullptr) new_row[c] = r[m];
+      }
+      new_arg = new_row.data();
+    } else {
+      for (size_t c = 0; c < n; ++c) old_row[c] = r[c];
+      old_arg = old_row.data();
+      if (dml_->kind == plan::Dml::Kind::kUpdate) {
+        new_row = old_row;
+        for (size_t k = 0; k < dml_->sets.size(); ++k) {
+          new_row[static_cast<size_t>(dml_->sets[k].first)] = r[n + k];
+        }
+        new_arg = new_row.data();
+      }
+    }
+    bool ignore = false;
+    ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kInsteadOf, old_arg, new_arg, &ignore));
+  }
   return Status::OK();
 }
 

@@ -61,6 +61,8 @@ class DmlRun {
   Status FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
                       bool* ignore);
   Status RunDeleteWithTriggers(int64_t* changes);
+  // A view's rows handed to its INSTEAD OF triggers.
+  Status RunView();
   Status DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   Status InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   const Value* BuildKey(size_t ix, const Value* vals, int64_t rowid);

@@ -46,11 +46,6 @@ Status CreateTrigger(BTree& tree, const catalog::Schema& schema, const sql::Crea
   if (table != nullptr && st.timing == Timing::kInsteadOf) {
     return Status::SqlError("cannot create INSTEAD OF trigger on table: " + st.table);
   }
-  if (view != nullptr) {
-    // The rows a view's INSTEAD OF trigger would see are not computed yet:
-    // refused rather than stored and never fired.
-    return Status::NotSupported("INSTEAD OF triggers are not supported");
-  }
   SchemaEntry e;
   e.type = "trigger";
   e.name = st.name;
@@ -69,8 +64,8 @@ Status DropTrigger(BTree& tree, const catalog::Schema& schema, const sql::DropSt
   return RemoveSchemaEntry(tree, t->name);
 }
 
-Status DropTriggersOf(BTree& tree, const catalog::TableInfo& table) {
-  for (const catalog::TriggerInfo* t : table.triggers) {
+Status DropTriggersOf(BTree& tree, const std::vector<const catalog::TriggerInfo*>& triggers) {
+  for (const catalog::TriggerInfo* t : triggers) {
     ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, t->name));
   }
   return Status::OK();

@@ -91,8 +91,9 @@ Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* s
   const bool has_new = event != Event::kDelete;
   for (const catalog::TriggerInfo* info : table.triggers) {
     if (info->event != event || !Overlaps(*info, table, dml)) continue;
-    if (info->timing == Timing::kInsteadOf) continue;  // only on views
-    if (Running(parent, info)) continue;               // recursive_triggers is off
+    // INSTEAD OF triggers belong to views, the others to tables.
+    if ((info->timing == Timing::kInsteadOf) != (dml.view != nullptr)) continue;
+    if (Running(parent, info)) continue;  // recursive_triggers is off
     auto p = std::make_unique<Program>();
     p->info = info;
     p->timing = info->timing;
@@ -141,7 +142,7 @@ Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* s
       if (step.prog->dml) step.dml = std::make_unique<DmlRun>(step.ctx.get(), step.prog->dml.get());
       p->steps.push_back(std::move(step));
     }
-    (p->timing == Timing::kBefore ? run->before_ : run->after_) = true;
+    (p->timing == Timing::kAfter ? run->after_ : run->before_) = true;
     run->programs_.push_back(std::move(p));
   }
   if (run->programs_.empty()) return std::unique_ptr<TriggerRun>();

@@ -48,7 +48,8 @@ class TriggerRun {
                                                      const TriggerFrame* parent);
   ~TriggerRun();
 
-  bool has(Timing t) const { return t == Timing::kBefore ? before_ : after_; }
+  // (A view's INSTEAD OF triggers count as BEFORE: they are all it has.)
+  bool has(Timing t) const { return t == Timing::kAfter ? after_ : before_; }
   // Fires the triggers of timing `t` for one row. old_row / new_row: the
   // row's values in table order then its rowid, or null where the event has
   // none. *ignore: a RAISE(IGNORE) ended the row. On error *failed is the

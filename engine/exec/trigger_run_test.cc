@@ -149,6 +149,39 @@ TEST(TriggerTest, NoRecursion) {
   )");
 }
 
+TEST(TriggerTest, InsteadOfTriggersMakeViewsWritable) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b, c);
+    INSERT INTO t VALUES(1, 'x', 10), (2, 'y', 20), (3, 'z', 30);
+    CREATE VIEW v(p, q) AS SELECT a, b FROM t WHERE c > 10;
+    CREATE TABLE log(k, x, y, z, w);
+    INSERT INTO v VALUES(5, 'five');
+    CREATE TRIGGER vi INSTEAD OF INSERT ON v BEGIN
+      INSERT INTO log VALUES('ins', new.p, new.q, NULL, NULL);
+      INSERT INTO t VALUES(new.p, new.q, 99);
+    END;
+    CREATE TRIGGER vu INSTEAD OF UPDATE ON v BEGIN
+      INSERT INTO log VALUES('upd', old.p, old.q, new.p, new.q);
+    END;
+    CREATE TRIGGER vd INSTEAD OF DELETE ON v FOR EACH ROW WHEN old.p > 2 BEGIN
+      INSERT INTO log VALUES('del', old.p, old.q, NULL, NULL);
+      DELETE FROM t WHERE a = old.p;
+    END;
+    INSERT INTO v VALUES(7, 'seven');
+    INSERT INTO v(q) VALUES('noq');
+    INSERT INTO v SELECT a + 10, b FROM t;
+    UPDATE v SET q = q || '!' WHERE p >= 2;
+    UPDATE v SET p = 100, q = 'a', p = 200;
+    DELETE FROM v;
+    DELETE FROM v WHERE p = 2;
+    INSERT INTO v VALUES(1, 2, 3);
+    UPDATE v SET zz = 1;
+    INSERT INTO v(zz) VALUES(1);
+    DROP VIEW v;
+    SELECT name FROM sqlite_schema WHERE type = 'trigger';
+  )");
+}
+
 TEST(TriggerTest, PreparedStatementsSeeNewTriggers) {
   // A trigger created after a statement was prepared fires on its next run,
   // as sqlite3_prepare_v2's statements re-plan on a schema change.

@@ -179,6 +179,13 @@ struct Dml {
   // `level` and `filters` as a one-table core, so the SELECT loop finds the rows.
   Core scan;
   Select scan_select;
+  // A view written through its INSTEAD OF triggers: `table` is then `view`,
+  // the view's columns as a table without a B-tree (for NEW and OLD), and
+  // the rows come from `source` (INSERT's) or `view_rows`: the view's rows
+  // that match WHERE, all its columns, then UPDATE's SET values in `sets`'
+  // order.
+  std::unique_ptr<catalog::TableInfo> view;
+  int view_rows = -1;
 };
 
 // Everything a statement runs: nodes, subqueries, sources.

@@ -80,6 +80,14 @@ class Planner {
   Result<const catalog::TableInfo*> WritableTable(const std::string& schema,
                                                   const std::string& name);
   void FinishScan(Dml* dml);
+  // INSERT / UPDATE / DELETE on a view with an INSTEAD OF trigger for the
+  // event (planner_view_dml.cc); null when `name` is not such a view.
+  const catalog::ViewInfo* InsteadOfView(const std::string& schema, const std::string& name,
+                                         sql::CreateTriggerStmt::Event event) const;
+  Status PlanViewInsert(const sql::Ast& ast, const sql::InsertStmt& st, const catalog::ViewInfo& v);
+  Status PlanViewChange(const sql::Ast& ast, const catalog::ViewInfo& v, const std::string& alias,
+                        sql::ExprId where,
+                        const std::vector<std::pair<std::string, sql::ExprId>>* assignments);
   // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
   Status CompileDefaults(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,

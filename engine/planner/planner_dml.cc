@@ -33,6 +33,9 @@ Result<const catalog::TableInfo*> Planner::WritableTable(const std::string& sche
 }
 
 Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kInsert)) {
+    return PlanViewInsert(ast, st, *v);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kInsert;
@@ -135,6 +138,9 @@ void Planner::FinishScan(Dml* dml) {
 }
 
 Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kUpdate)) {
+    return PlanViewChange(ast, *v, st.alias, st.where, &st.assignments);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kUpdate;
@@ -168,6 +174,9 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
 }
 
 Status Planner::PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st) {
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kDelete)) {
+    return PlanViewChange(ast, *v, st.alias, st.where, nullptr);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kDelete;
