@@ -86,9 +86,9 @@ Status Planner::PlanViewInsert(const sql::Ast& ast, const sql::InsertStmt& st,
   return Status::OK();
 }
 
-Status Planner::PlanViewChange(const sql::Ast& ast, const catalog::ViewInfo& v,
-                               const std::string& alias, sql::ExprId where,
-                               const std::vector<std::pair<std::string, sql::ExprId>>* assignments) {
+Status Planner::PlanViewChange(
+    const sql::Ast& ast, const catalog::ViewInfo& v, const std::string& alias, sql::ExprId where,
+    const std::vector<std::pair<std::string, sql::ExprId>>* assignments) {
   ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<catalog::TableInfo> vt, ViewTable(schema_, v));
   auto dml = std::make_unique<Dml>();
   dml->kind = assignments != nullptr ? Dml::Kind::kUpdate : Dml::Kind::kDelete;

@@ -100,6 +100,18 @@ Status Parser::ParseCreateTrigger(Statement& st, bool temporary) {
     ast_ = outer_ast;
     params_ = outer_params;
     ENGINE_RETURN_IF_ERROR(s);
+    if (!scratch.parameter_names.empty()) {
+      return Status::SqlError("trigger cannot use variables");
+    }
+    const auto* ins = scratch.as<InsertStmt>();
+    const auto* upd = scratch.as<UpdateStmt>();
+    const auto* del = scratch.as<DeleteStmt>();
+    if ((ins != nullptr && !ins->schema.empty()) || (upd != nullptr && !upd->schema.empty()) ||
+        (del != nullptr && !del->schema.empty())) {
+      return Status::SqlError(
+          "qualified table names are not allowed on INSERT, UPDATE, and DELETE statements within "
+          "triggers");
+    }
     trig.body.emplace_back(sql_.substr(start, last_end_ - start));
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kSemicolon));
   } while (!PeekIs(TokenKind::kEnd));
