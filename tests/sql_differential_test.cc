@@ -796,8 +796,8 @@ class Generator {
   // the INTEGER PRIMARY KEY, NOT NULL with or without a DEFAULT, UNIQUE on
   // a column or a pair), its rows, sometimes triggers (logging into
   // `copy`_log, writing the copy, RAISE), then INSERT / REPLACE / UPDATE
-  // (and DELETE with triggers) with a random OR clause, some in an explicit
-  // transaction. Rows come in rowid
+  // (and DELETE with triggers) with a random OR clause, a few with ON
+  // CONFLICT DO NOTHING, some in an explicit transaction. Rows come in rowid
   // order (ORDER BY id, rowid ranges), so which row meets a conflict first
   // is the same on both sides. The caller compares each statement's error
   // and changes(), and the copy's rows after it.
@@ -903,6 +903,7 @@ class Generator {
           for (size_t c = 1; c < nc; ++c) q += ", " + Literal();
           q += ")";
         }
+        if (Chance(15)) q += Chance(50) ? " ON CONFLICT DO NOTHING" : " ON CONFLICT(id) DO NOTHING";
         out.push_back(q);
       } else if (kind == 2) {
         // A subset of the columns, the others take their defaults.

@@ -181,6 +181,27 @@ TEST(ConflictTest, ConflictsWithNegativeRowids) {
   )");
 }
 
+TEST(ConflictTest, UpsertDoNothing) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c UNIQUE, d);
+    INSERT INTO t VALUES(1, 1, 1, 1);
+    INSERT INTO t VALUES(1, 2, 2, 2) ON CONFLICT DO NOTHING;
+    INSERT INTO t VALUES(2, 1, 3, 3) ON CONFLICT(b) DO NOTHING;
+    INSERT INTO t VALUES(3, 3, 1, 3) ON CONFLICT(b) DO NOTHING;
+    INSERT INTO t VALUES(5, 5, 5, 5) ON CONFLICT(d) DO NOTHING;
+    INSERT INTO t VALUES(1, 5, 5, 5) ON CONFLICT(a) DO NOTHING;
+    INSERT INTO t VALUES(2, 1, 5, 5) ON CONFLICT(b) DO NOTHING ON CONFLICT(c) DO NOTHING;
+    INSERT INTO t VALUES(2, 1, 5, 5) ON CONFLICT(b) DO NOTHING ON CONFLICT DO NOTHING;
+    INSERT OR REPLACE INTO t VALUES(7, 1, 7, 7) ON CONFLICT(c) DO NOTHING;
+    INSERT INTO t VALUES(8, 8, 8, 8), (9, 8, 9, 9), (10, 10, 10, NULL) ON CONFLICT(b) DO NOTHING;
+    CREATE TABLE u(x, y, UNIQUE(y, x));
+    INSERT INTO u VALUES(1, 2);
+    INSERT INTO u VALUES(1, 2) ON CONFLICT(x, y) DO NOTHING;
+    INSERT INTO u VALUES(1, 2), (3, 4) ON CONFLICT(y, x) DO NOTHING;
+    INSERT INTO u SELECT 5, 6 ON CONFLICT DO NOTHING;
+  )");
+}
+
 TEST(ConflictTest, FilesWrittenBySqliteKeepTheirActions) {
   // The actions come from the CREATE TABLE text, so a file sqlite3 made
   // behaves the same in the engine.

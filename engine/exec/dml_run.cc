@@ -28,16 +28,29 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
   const size_t nix = table_->indexes.size();
   for (size_t ix = 0; ix < nix; ++ix)
     index_action_.push_back(Resolve(table_->indexes[ix]->conflict));
+  // An UPSERT's target constraints are checked first, in its clauses' order.
+  auto targeted = [&](int ix) {
+    return std::find(dml->upsert_nothing.begin(), dml->upsert_nothing.end(), ix) !=
+           dml->upsert_nothing.end();
+  };
+  for (int ix : dml->upsert_nothing) {
+    if (ix >= 0 && std::find(check_order_.begin(), check_order_.end(), static_cast<size_t>(ix)) ==
+                       check_order_.end()) {
+      check_order_.push_back(static_cast<size_t>(ix));
+    }
+  }
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = nix; i-- > 0;) {
-      if (!table_->indexes[i]->unique) continue;
+      if (!table_->indexes[i]->unique || targeted(static_cast<int>(i))) continue;
       const bool replace = table_->indexes[i]->conflict == ConflictAction::kReplace;
       if (replace == (pass == 1)) check_order_.push_back(i);
     }
   }
+  upsert_ = dml->upsert_any_nothing || !dml->upsert_nothing.empty();
   rowid_action_ = Resolve(table_->rowid_conflict);
   defer_rowid_ = rowid_action_ == ConflictAction::kReplace &&
-                 dml->conflict != ConflictAction::kReplace && !check_order_.empty();
+                 dml->conflict != ConflictAction::kReplace && !check_order_.empty() &&
+                 !targeted(-1);
 }
 
 DmlRun::~DmlRun() = default;
@@ -62,6 +75,12 @@ Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Va
 ConflictAction DmlRun::Resolve(ConflictAction declared) const {
   if (dml_->conflict != ConflictAction::kDefault) return dml_->conflict;
   return declared == ConflictAction::kDefault ? ConflictAction::kAbort : declared;
+}
+
+bool DmlRun::UpsertSkips(int ix) const {
+  if (dml_->upsert_any_nothing) return true;
+  return std::find(dml_->upsert_nothing.begin(), dml_->upsert_nothing.end(), ix) !=
+         dml_->upsert_nothing.end();
 }
 
 Status DmlRun::Fail(ConflictAction action, Status st) {
@@ -235,6 +254,10 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
     bool found = false;
     ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
     if (!found) return Status::OK();
+    if (upsert_ && UpsertSkips(-1)) {
+      *skip = true;
+      return Status::OK();
+    }
     switch (rowid_action_) {
       case ConflictAction::kIgnore:
         *skip = true;
@@ -255,6 +278,10 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
     ENGINE_ASSIGN_OR_RETURN(std::optional<int64_t> conflict, UniqueConflict(ix, vals, rowid, self));
     if (!conflict) continue;
     const int64_t other = *conflict;
+    if (upsert_ && UpsertSkips(static_cast<int>(ix))) {
+      *skip = true;
+      return Status::OK();
+    }
     switch (index_action_[ix]) {
       case ConflictAction::kIgnore:
         *skip = true;

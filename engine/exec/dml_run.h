@@ -50,6 +50,8 @@ class DmlRun {
   // OR clause wins, then the constraint's, then ABORT.
   sql::ConflictAction Resolve(sql::ConflictAction declared) const;
   Status Fail(sql::ConflictAction action, Status st);
+  // Whether an ON CONFLICT ... DO NOTHING covers constraint `ix` (-1: rowid).
+  bool UpsertSkips(int ix) const;
   Status RowidError() const;
   // Finds the rowid of a row other than `*self` (the row an UPDATE changes;
   // null for an INSERT) that has the same key in unique index `ix`; none
@@ -102,6 +104,7 @@ class DmlRun {
   std::vector<sql::ConflictAction> index_action_;  // resolved, by index
   sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
   bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
+  bool upsert_ = false;       // the INSERT has ON CONFLICT ... DO NOTHING
   sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
   std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
   RowStore trig_old_;                     // OLD of the row an UPDATE changes

@@ -186,6 +186,11 @@ struct Dml {
   // order.
   std::unique_ptr<catalog::TableInfo> view;
   int view_rows = -1;
+  // INSERT ... ON CONFLICT ... DO NOTHING: the constraints whose conflict
+  // skips the row (positions in table->indexes, -1 the rowid), checked
+  // first; or every uniqueness constraint.
+  std::vector<int> upsert_nothing;
+  bool upsert_any_nothing = false;
 };
 
 // Everything a statement runs: nodes, subqueries, sources.

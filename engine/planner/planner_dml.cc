@@ -1,5 +1,7 @@
 // INSERT, UPDATE and DELETE planning: column mapping, defaults, SET
 // expressions, and the access path that finds the rows to change.
+#include <algorithm>
+
 #include "engine/planner/planner.h"
 #include "engine/sql/parser.h"
 
@@ -80,7 +82,41 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
     }
   }
   ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
+  ENGINE_RETURN_IF_ERROR(PlanUpsert(st, dml.get()));
   prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+Status Planner::PlanUpsert(const sql::InsertStmt& st, Dml* dml) {
+  const catalog::TableInfo* t = dml->table;
+  for (const sql::UpsertClause& clause : st.upsert) {
+    if (clause.target.empty()) {
+      dml->upsert_any_nothing = true;
+      continue;
+    }
+    std::vector<int> cols;
+    for (const sql::IndexedColumn& ic : clause.target) {
+      const int c = t->FindColumn(ic.name);
+      if (c < 0) return Status::SqlError("no such column: " + ic.name);
+      cols.push_back(c);
+    }
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    int match = -2;
+    if (cols.size() == 1 && cols[0] == t->rowid_alias) match = -1;
+    for (size_t ix = 0; ix < t->indexes.size() && match == -2; ++ix) {
+      const catalog::IndexInfo* info = t->indexes[ix];
+      if (!info->unique || info->partial) continue;
+      std::vector<int> key = info->columns;
+      std::sort(key.begin(), key.end());
+      if (key == cols) match = static_cast<int>(ix);
+    }
+    if (match == -2) {
+      return Status::SqlError(
+          "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint");
+    }
+    dml->upsert_nothing.push_back(match);
+  }
   return Status::OK();
 }
 

@@ -309,8 +309,15 @@ struct DropStmt {
   std::string name;
 };
 
+// ON CONFLICT [(target) [WHERE ...]] DO NOTHING of an INSERT (UPSERT).
+struct UpsertClause {
+  std::vector<IndexedColumn> target;  // empty: any PRIMARY KEY or UNIQUE conflict
+  ExprId target_where = kNoExpr;
+};
+
 struct InsertStmt {
   ConflictAction conflict = ConflictAction::kDefault;  // INSERT OR x / REPLACE INTO
+  std::vector<UpsertClause> upsert;                    // DO NOTHING clauses, in order
   std::string schema;
   std::string table;
   std::string alias;

@@ -29,6 +29,26 @@ Status Parser::ParseInsert(Statement& st) {
     ENGINE_ASSIGN_OR_RETURN(SelectId select, ParseSelect());
     insert.select = select;
   }
+  // UPSERT: ON CONFLICT [(columns) [WHERE expr]] DO NOTHING, repeated.
+  while (PeekIs(TokenKind::kOn) && PeekIs(TokenKind::kConflict, 1)) {
+    Advance();
+    Advance();
+    UpsertClause clause;
+    if (PeekIs(TokenKind::kLParen)) {
+      ENGINE_ASSIGN_OR_RETURN(clause.target, ParseIndexedColumns());
+      if (Accept(TokenKind::kWhere)) {
+        ENGINE_ASSIGN_OR_RETURN(clause.target_where, ParseExpr());
+      }
+    }
+    if (!IsWord(Peek(), "DO")) return ErrorNear();
+    Advance();
+    if (PeekIs(TokenKind::kUpdate)) {
+      return Status::NotSupported("ON CONFLICT ... DO UPDATE is not supported");
+    }
+    if (!IsWord(Peek(), "NOTHING")) return ErrorNear();
+    Advance();
+    insert.upsert.push_back(std::move(clause));
+  }
   st.body = std::move(insert);
   return Status::OK();
 }
