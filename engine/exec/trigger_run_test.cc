@@ -186,6 +186,22 @@ TEST(TriggerTest, InsteadOfTriggersMakeViewsWritable) {
   )");
 }
 
+TEST(TriggerTest, DepthIsBounded) {
+  // A chain of 1002 triggers, each on the next table, nests deeper than
+  // SQLite's 1000 levels: the statement fails, and undoes every level.
+  std::string script = "BEGIN;";
+  const int n = 1003;
+  for (int i = 0; i < n; ++i) script += "CREATE TABLE t" + std::to_string(i) + "(a);";
+  for (int i = 0; i + 1 < n; ++i) {
+    script += "CREATE TRIGGER tr" + std::to_string(i) + " AFTER INSERT ON t" + std::to_string(i) +
+              " BEGIN INSERT INTO t" + std::to_string(i + 1) + " VALUES(new.a + 1); END;";
+  }
+  script += "COMMIT; INSERT INTO t0 VALUES(1); SELECT count(*) FROM t1;";
+  script += "INSERT INTO t2 VALUES(1); SELECT count(*) FROM t" + std::to_string(n - 1) + ";";
+  const std::string out = ExpectLikeSqlite(script);
+  EXPECT_NE(out.find("error: too many levels of trigger recursion\n"), std::string::npos);
+}
+
 TEST(TriggerTest, PreparedStatementsSeeNewTriggers) {
   // A trigger created after a statement was prepared fires on its next run,
   // as sqlite3_prepare_v2's statements re-plan on a schema change.

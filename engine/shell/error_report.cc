@@ -20,7 +20,7 @@ constexpr std::array<MessageCode, 3> kMessageCodes = {{
 }};
 
 // SQL errors that SQLite, too, finds only while stepping.
-constexpr std::array<std::string_view, 9> kRuntimeMessages = {
+constexpr std::array<std::string_view, 10> kRuntimeMessages = {
     "integer overflow",
     "datatype mismatch",
     "string or blob too big",
@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 9> kRuntimeMessages = {
     "cannot start a transaction within a transaction",
     "cannot commit - no transaction is active",
     "cannot rollback - no transaction is active",
+    "too many levels of trigger recursion",
 };
 
 }  // namespace
