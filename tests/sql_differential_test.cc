@@ -797,7 +797,7 @@ class Generator {
   // a column or a pair), its rows, sometimes triggers (logging into
   // `copy`_log, writing the copy, RAISE), then INSERT / REPLACE / UPDATE
   // (and DELETE with triggers) with a random OR clause, a few with ON
-  // CONFLICT DO NOTHING, some in an explicit transaction. Rows come in rowid
+  // CONFLICT DO NOTHING / DO UPDATE, some in an explicit transaction. Rows come in rowid
   // order (ORDER BY id, rowid ranges), so which row meets a conflict first
   // is the same on both sides. The caller compares each statement's error
   // and changes(), and the copy's rows after it.
@@ -904,6 +904,13 @@ class Generator {
           q += ")";
         }
         if (Chance(15)) q += Chance(50) ? " ON CONFLICT DO NOTHING" : " ON CONFLICT(id) DO NOTHING";
+        if (Chance(10)) {
+          const std::string col =
+              src.cols[static_cast<size_t>(Int(1, static_cast<int>(nc) - 1))].name;
+          q += " ON CONFLICT" + std::string(Chance(50) ? "(id)" : "") + " DO UPDATE SET " + col +
+               " = " + (Chance(50) ? "excluded." + col : Literal()) +
+               (Chance(30) ? " WHERE " + col + " IS NOT NULL" : "");
+        }
         out.push_back(q);
       } else if (kind == 2) {
         // A subset of the columns, the others take their defaults.

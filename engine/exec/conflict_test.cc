@@ -202,6 +202,29 @@ TEST(ConflictTest, UpsertDoNothing) {
   )");
 }
 
+TEST(ConflictTest, UpsertDoUpdate) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c, d DEFAULT 0);
+    INSERT INTO t VALUES(1, 'x', 10, 0), (2, 'y', 20, 0);
+    INSERT INTO t VALUES(3, 'x', 30, 0) ON CONFLICT(b) DO UPDATE SET c = c + excluded.c, d = d + 1;
+    INSERT INTO t VALUES(1, 'z', 5, 0) ON CONFLICT(a) DO UPDATE SET c = excluded.c * 100 WHERE c < 50;
+    INSERT INTO t VALUES(1, 'z', 5, 0) ON CONFLICT(a) DO UPDATE SET c = excluded.c * 100 WHERE c < 50;
+    INSERT INTO t VALUES(9, 'y', 1, 1) ON CONFLICT(b) DO UPDATE SET b = 'x';
+    INSERT INTO t VALUES(9, 'y', 1, 1) ON CONFLICT DO UPDATE SET b = excluded.b || '2', a = 20;
+    INSERT INTO t VALUES(4, 'q', 4, 4), (5, 'q', 5, 5), (6, 'q', 6, 6)
+      ON CONFLICT(b) DO UPDATE SET c = t.c + excluded.c;
+    INSERT INTO t AS tt VALUES(4, 'q', 1, 1) ON CONFLICT(b) DO UPDATE SET d = tt.d + excluded.d;
+    INSERT INTO t VALUES(4, 'q', 1, 1) ON CONFLICT(b) DO UPDATE SET d = excluded.zz;
+    INSERT INTO t VALUES(4, 'q', 1, 1) ON CONFLICT(b) DO UPDATE SET zz = 1;
+    INSERT INTO t VALUES(4, 'q', 1, 1) ON CONFLICT(b) DO NOTHING ON CONFLICT DO UPDATE SET d = 99;
+    INSERT INTO t VALUES(4, 'r', 1, 1) ON CONFLICT(b) DO NOTHING ON CONFLICT DO UPDATE SET d = 99;
+    CREATE TABLE k(w TEXT PRIMARY KEY, n INT);
+    INSERT INTO k VALUES('a', 1) ON CONFLICT(w) DO UPDATE SET n = n + 1;
+    INSERT INTO k VALUES('a', 1) ON CONFLICT(w) DO UPDATE SET n = n + 1;
+    INSERT INTO k VALUES('a', 1), ('b', 1), ('a', 1) ON CONFLICT(w) DO UPDATE SET n = n + excluded.n;
+  )");
+}
+
 TEST(ConflictTest, FilesWrittenBySqliteKeepTheirActions) {
   // The actions come from the CREATE TABLE text, so a file sqlite3 made
   // behaves the same in the engine.

@@ -30,15 +30,19 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
     index_action_.push_back(Resolve(table_->indexes[ix]->conflict));
   // An UPSERT's target constraints are checked first, in its clauses' order.
   auto targeted = [&](int ix) {
-    return std::find(dml->upsert_nothing.begin(), dml->upsert_nothing.end(), ix) !=
-           dml->upsert_nothing.end();
+    for (const plan::Dml::Upsert& u : dml->upsert) {
+      if (u.target == ix) return true;
+    }
+    return false;
   };
-  for (int ix : dml->upsert_nothing) {
+  for (const plan::Dml::Upsert& u : dml->upsert) {
+    const int ix = u.target;
     if (ix >= 0 && std::find(check_order_.begin(), check_order_.end(), static_cast<size_t>(ix)) ==
                        check_order_.end()) {
       check_order_.push_back(static_cast<size_t>(ix));
     }
   }
+  upsert_first_ = check_order_.size();
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = nix; i-- > 0;) {
       if (!table_->indexes[i]->unique || targeted(static_cast<int>(i))) continue;
@@ -46,7 +50,7 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
       if (replace == (pass == 1)) check_order_.push_back(i);
     }
   }
-  upsert_ = dml->upsert_any_nothing || !dml->upsert_nothing.empty();
+  upsert_ = !dml->upsert.empty();
   rowid_action_ = Resolve(table_->rowid_conflict);
   defer_rowid_ = rowid_action_ == ConflictAction::kReplace &&
                  dml->conflict != ConflictAction::kReplace && !check_order_.empty() &&
@@ -73,14 +77,16 @@ Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Va
 }
 
 ConflictAction DmlRun::Resolve(ConflictAction declared) const {
+  if (force_abort_) return ConflictAction::kAbort;
   if (dml_->conflict != ConflictAction::kDefault) return dml_->conflict;
   return declared == ConflictAction::kDefault ? ConflictAction::kAbort : declared;
 }
 
-bool DmlRun::UpsertSkips(int ix) const {
-  if (dml_->upsert_any_nothing) return true;
-  return std::find(dml_->upsert_nothing.begin(), dml_->upsert_nothing.end(), ix) !=
-         dml_->upsert_nothing.end();
+const plan::Dml::Upsert* DmlRun::UpsertFor(int ix) const {
+  for (const plan::Dml::Upsert& u : dml_->upsert) {
+    if (u.target == ix || u.target == plan::Dml::Upsert::kAnyConstraint) return &u;
+  }
+  return nullptr;
 }
 
 Status DmlRun::Fail(ConflictAction action, Status st) {
@@ -254,11 +260,16 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
     bool found = false;
     ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
     if (!found) return Status::OK();
-    if (upsert_ && UpsertSkips(-1)) {
-      *skip = true;
-      return Status::OK();
+    if (upsert_) {
+      if (const plan::Dml::Upsert* u = UpsertFor(-1)) {
+        *skip = true;
+        upsert_hit_ = u;
+        upsert_row_ = rowid;
+        return Status::OK();
+      }
     }
-    switch (rowid_action_) {
+    const ConflictAction action = force_abort_ ? ConflictAction::kAbort : rowid_action_;
+    switch (action) {
       case ConflictAction::kIgnore:
         *skip = true;
         return Status::OK();
@@ -266,23 +277,34 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
         doomed_.push_back(rowid);
         return Status::OK();
       default:
-        return Fail(rowid_action_, RowidError());
+        return Fail(action, RowidError());
     }
   };
-  if (check_rowid && !defer_rowid_) {
+  // The rowid goes first, or right after an UPSERT's target indexes.
+  if (check_rowid && !defer_rowid_ && upsert_first_ == 0) {
     ENGINE_RETURN_IF_ERROR(rowid_check());
     if (*skip) return Status::OK();
   }
-  for (size_t ix : check_order_) {
+  for (size_t k = 0; k < check_order_.size(); ++k) {
+    if (k == upsert_first_ && k > 0 && check_rowid && !defer_rowid_) [[unlikely]] {
+      ENGINE_RETURN_IF_ERROR(rowid_check());
+      if (*skip) return Status::OK();
+    }
+    const size_t ix = check_order_[k];
     if (touched != nullptr && !(*touched)[ix]) continue;
     ENGINE_ASSIGN_OR_RETURN(std::optional<int64_t> conflict, UniqueConflict(ix, vals, rowid, self));
     if (!conflict) continue;
     const int64_t other = *conflict;
-    if (upsert_ && UpsertSkips(static_cast<int>(ix))) {
-      *skip = true;
-      return Status::OK();
+    if (upsert_) {
+      if (const plan::Dml::Upsert* u = UpsertFor(static_cast<int>(ix))) {
+        *skip = true;
+        upsert_hit_ = u;
+        upsert_row_ = other;
+        return Status::OK();
+      }
     }
-    switch (index_action_[ix]) {
+    const ConflictAction action = force_abort_ ? ConflictAction::kAbort : index_action_[ix];
+    switch (action) {
       case ConflictAction::kIgnore:
         *skip = true;
         return Status::OK();
@@ -290,10 +312,12 @@ Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self
         doomed_.push_back(other);
         break;
       default:
-        return Fail(index_action_[ix], UniqueError(ix));
+        return Fail(action, UniqueError(ix));
     }
   }
-  if (check_rowid && defer_rowid_) ENGINE_RETURN_IF_ERROR(rowid_check());
+  const bool rowid_last =
+      defer_rowid_ || (upsert_first_ > 0 && upsert_first_ == check_order_.size());
+  if (check_rowid && rowid_last) ENGINE_RETURN_IF_ERROR(rowid_check());
   return Status::OK();
 }
 
@@ -371,11 +395,17 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
     ENGINE_ASSIGN_OR_RETURN(rowid, NewRowid());
   }
   bool skip;
+  upsert_hit_ = nullptr;
   ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
   if (!skip)
     ENGINE_RETURN_IF_ERROR(CheckUnique(vals, rowid, nullptr, explicit_rowid, nullptr, &skip));
   if (skip) {
     *skipped = true;
+    if (upsert_hit_ != nullptr && !upsert_hit_->nothing) [[unlikely]] {
+      bool updated = false;
+      ENGINE_RETURN_IF_ERROR(UpsertUpdate(upsert_row_, *upsert_hit_, vals, rowid, &updated));
+      upserted_ = updated;
+    }
     return Status::OK();
   }
   std::sort(doomed_.begin(), doomed_.end());
@@ -455,6 +485,10 @@ Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
     int64_t rowid = 0;
     ENGINE_RETURN_IF_ERROR(
         InsertRow(vals.data(), has_rowid ? &rowid_in : nullptr, &skipped, &rowid));
+    if (upserted_) [[unlikely]] {
+      upserted_ = false;
+      ++*changes;  // DO UPDATE changed a row; no row was inserted
+    }
     if (!skipped) {
       ++*changes;
       *last_rowid = rowid;
@@ -505,6 +539,105 @@ Status DmlRun::CollectRowids() {
   }
   // The scan stays open (Release closes it): its cursor on the last row
   // found spares LoadRow a seek. A change to the table saves its position.
+  return Status::OK();
+}
+
+Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
+                            int64_t proposed_rowid, bool* updated) {
+  *updated = false;
+  const size_t n = table_->columns.size();
+  // The proposed row as "excluded", its rowid in the alias column.
+  excluded_.Reset(static_cast<int>(n));
+  excluded_.Add(proposed);
+  if (table_->rowid_alias >= 0) {
+    excluded_.mutable_row(0)[table_->rowid_alias] = Value::Integer(proposed_rowid);
+  }
+  bool found = false;
+  ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+  if (!found) return Status::OK();
+  SourceRow& target = ctx_->sources()[static_cast<size_t>(dml_->upsert_src)];
+  target.null_row = false;
+  target.values = nullptr;
+  target.rowid = rowid;
+  ENGINE_RETURN_IF_ERROR(target.reader.Parse(reader_.data(), reader_.size()));
+  SourceRow& excluded = ctx_->sources()[static_cast<size_t>(dml_->excluded_src)];
+  excluded.null_row = false;
+  excluded.values = excluded_.row(0);
+  excluded.rowid = proposed_rowid;
+  if (u.where >= 0) {
+    ENGINE_ASSIGN_OR_RETURN(int truth, ctx_->Truth(u.where));
+    if (truth != 1) return Status::OK();
+  }
+  std::vector<Value> newvals(u.sets.size());
+  for (size_t i = 0; i < u.sets.size(); ++i) {
+    ENGINE_RETURN_IF_ERROR(ctx_->Eval(u.sets[i].second, &newvals[i]));
+    newvals[i] = ctx_->arena().Copy(newvals[i]);
+  }
+  const Value* old = old_.row(0);
+  row_.assign(old, old + n);
+  int64_t new_rowid = rowid;
+  for (size_t i = 0; i < u.sets.size(); ++i) {
+    const int c = u.sets[i].first;
+    if (c < 0) {
+      const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+      if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+      new_rowid = r.as_int();
+      if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+      continue;
+    }
+    row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+        newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+  }
+  const bool rowid_changed = new_rowid != rowid;
+  bool skip = false;
+  // SQLite runs the DO UPDATE as an UPDATE OR ABORT, whatever the INSERT's
+  // OR clause and the constraints' own ON CONFLICT.
+  force_abort_ = true;
+  Status not_null = CheckNotNull(row_.data(), &skip);
+  force_abort_ = false;
+  ENGINE_RETURN_IF_ERROR(not_null);
+  if (skip) return Status::OK();
+  std::vector<bool> touched(table_->indexes.size());
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    bool t = rowid_changed;
+    for (int c : table_->indexes[ix]->columns) {
+      for (const auto& s : u.sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
+    }
+    touched[ix] = t;
+  }
+  // The update's own conflicts are not the UPSERT's to resolve.
+  upsert_ = false;
+  force_abort_ = true;
+  Status checked = CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &skip);
+  force_abort_ = false;
+  upsert_ = true;
+  ENGINE_RETURN_IF_ERROR(checked);
+  if (skip) return Status::OK();
+  fresh_.Reset(static_cast<int>(n));
+  fresh_.Add(row_.data());
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
+  }
+  for (int64_t r : doomed_) {
+    if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  }
+  if (rowid_changed) {
+    BtCursor& cur = TableCursor();
+    ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
+    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
+  }
+  // A row deleted or moved may have held the largest rowid.
+  next_rowid_known_ = false;
+  Value* vals = fresh_.mutable_row(0);
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
+  auto rec = builder_.Build(vals, static_cast<int>(n));
+  BtCursor* hint = rowid_changed || !doomed_.empty() ? &TableCursor() : row_cur_;
+  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, hint));
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
+  }
+  *updated = true;
   return Status::OK();
 }
 

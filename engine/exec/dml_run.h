@@ -50,8 +50,11 @@ class DmlRun {
   // OR clause wins, then the constraint's, then ABORT.
   sql::ConflictAction Resolve(sql::ConflictAction declared) const;
   Status Fail(sql::ConflictAction action, Status st);
-  // Whether an ON CONFLICT ... DO NOTHING covers constraint `ix` (-1: rowid).
-  bool UpsertSkips(int ix) const;
+  // The first ON CONFLICT clause that covers constraint `ix` (-1: rowid).
+  const plan::Dml::Upsert* UpsertFor(int ix) const;
+  // DO UPDATE: the row `rowid` in the way of `proposed` updated by `u`.
+  Status UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
+                      int64_t proposed_rowid, bool* updated);
   Status RowidError() const;
   // Finds the rowid of a row other than `*self` (the row an UPDATE changes;
   // null for an INSERT) that has the same key in unique index `ix`; none
@@ -104,7 +107,13 @@ class DmlRun {
   std::vector<sql::ConflictAction> index_action_;  // resolved, by index
   sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
   bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
-  bool upsert_ = false;       // the INSERT has ON CONFLICT ... DO NOTHING
+  bool upsert_ = false;       // the INSERT has ON CONFLICT clauses
+  size_t upsert_first_ = 0;   // check_order_ begins with this many UPSERT targets
+  const plan::Dml::Upsert* upsert_hit_ = nullptr;  // the clause a conflict met
+  int64_t upsert_row_ = 0;                         // and the row in the way
+  bool upserted_ = false;                          // a DO UPDATE changed a row
+  bool force_abort_ = false;                       // checking a DO UPDATE: all ABORT
+  RowStore excluded_;
   sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
   std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
   RowStore trig_old_;                     // OLD of the row an UPDATE changes

@@ -186,11 +186,22 @@ struct Dml {
   // order.
   std::unique_ptr<catalog::TableInfo> view;
   int view_rows = -1;
-  // INSERT ... ON CONFLICT ... DO NOTHING: the constraints whose conflict
-  // skips the row (positions in table->indexes, -1 the rowid), checked
-  // first; or every uniqueness constraint.
-  std::vector<int> upsert_nothing;
-  bool upsert_any_nothing = false;
+  // INSERT ... ON CONFLICT: per clause, in order, the constraint it names
+  // (a position in table->indexes, -1 the rowid, kAnyConstraint none:
+  // every uniqueness constraint) and what a conflict there does: skip the
+  // row, or update the row in the way with `sets` (nodes that read it as
+  // source upsert_src and the row proposed as source excluded_src) where
+  // `where` holds.
+  struct Upsert {
+    static constexpr int kAnyConstraint = -2;
+    int target = kAnyConstraint;
+    bool nothing = true;
+    std::vector<std::pair<int, int32_t>> sets;  // table column (-1: rowid), value node
+    int32_t where = -1;
+  };
+  std::vector<Upsert> upsert;
+  int upsert_src = -1;
+  int excluded_src = -1;
 };
 
 // Everything a statement runs: nodes, subqueries, sources.

@@ -88,8 +88,8 @@ class Planner {
   Status PlanViewChange(const sql::Ast& ast, const catalog::ViewInfo& v, const std::string& alias,
                         sql::ExprId where,
                         const std::vector<std::pair<std::string, sql::ExprId>>* assignments);
-  // Dml::upsert_*: the constraints an ON CONFLICT ... DO NOTHING names.
-  Status PlanUpsert(const sql::InsertStmt& st, Dml* dml);
+  // Dml::upsert: the ON CONFLICT clauses of an INSERT.
+  Status PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml);
   // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
   Status CompileDefaults(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,

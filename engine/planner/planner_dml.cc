@@ -82,40 +82,83 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
     }
   }
   ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
-  ENGINE_RETURN_IF_ERROR(PlanUpsert(st, dml.get()));
+  ENGINE_RETURN_IF_ERROR(PlanUpsert(ast, st, dml.get()));
   prog_->dml = std::move(dml);
   return Status::OK();
 }
 
-Status Planner::PlanUpsert(const sql::InsertStmt& st, Dml* dml) {
+Status Planner::PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml) {
   const catalog::TableInfo* t = dml->table;
+  if (st.upsert.empty()) return Status::OK();
+  // DO UPDATE reads the row in the way by the table's name and the row
+  // proposed as "excluded".
+  Scope scope;
+  ScopeItem target;
+  target.name = st.alias.empty() ? t->name : st.alias;
+  target.table = t;
+  target.src = NewSource();
+  ScopeItem excluded;
+  excluded.name = "excluded";
+  for (const catalog::ColumnInfo& c : t->columns) {
+    excluded.columns.push_back(c.name);
+    excluded.affinities.push_back(c.affinity);
+  }
+  excluded.hidden_rowid = false;
+  excluded.using_hidden = excluded.columns;  // only "excluded.x" names it
+  excluded.src = NewSource();
+  dml->upsert_src = target.src;
+  dml->excluded_src = excluded.src;
+  scope.items = {target, excluded};
+  scope.first_src = target.src;
   for (const sql::UpsertClause& clause : st.upsert) {
-    if (clause.target.empty()) {
-      dml->upsert_any_nothing = true;
-      continue;
+    Dml::Upsert u;
+    u.nothing = clause.do_nothing;
+    if (!clause.target.empty()) {
+      std::vector<int> cols;
+      for (const sql::IndexedColumn& ic : clause.target) {
+        const int c = t->FindColumn(ic.name);
+        if (c < 0) return Status::SqlError("no such column: " + ic.name);
+        cols.push_back(c);
+      }
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      int match = -2;
+      if (cols.size() == 1 && cols[0] == t->rowid_alias) match = -1;
+      for (size_t ix = 0; ix < t->indexes.size() && match == -2; ++ix) {
+        const catalog::IndexInfo* info = t->indexes[ix];
+        if (!info->unique || info->partial) continue;
+        std::vector<int> key = info->columns;
+        std::sort(key.begin(), key.end());
+        if (key == cols) match = static_cast<int>(ix);
+      }
+      if (match == -2) {
+        return Status::SqlError(
+            "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint");
+      }
+      u.target = match;
     }
-    std::vector<int> cols;
-    for (const sql::IndexedColumn& ic : clause.target) {
-      const int c = t->FindColumn(ic.name);
-      if (c < 0) return Status::SqlError("no such column: " + ic.name);
-      cols.push_back(c);
+    for (const auto& [name, expr] : clause.assignments) {
+      int c = t->FindColumn(name);
+      if (c < 0 && IsRowidName(name)) {
+        c = -1;
+      } else if (c < 0) {
+        return Status::SqlError("no such column: " + name);
+      }
+      if (c == t->rowid_alias) c = -1;
+      ENGINE_ASSIGN_OR_RETURN(int32_t v, Compile(ast, expr, &scope));
+      bool replaced = false;
+      for (auto& s : u.sets) {
+        if (s.first == c) {
+          s.second = v;
+          replaced = true;
+        }
+      }
+      if (!replaced) u.sets.push_back({c, v});
     }
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    int match = -2;
-    if (cols.size() == 1 && cols[0] == t->rowid_alias) match = -1;
-    for (size_t ix = 0; ix < t->indexes.size() && match == -2; ++ix) {
-      const catalog::IndexInfo* info = t->indexes[ix];
-      if (!info->unique || info->partial) continue;
-      std::vector<int> key = info->columns;
-      std::sort(key.begin(), key.end());
-      if (key == cols) match = static_cast<int>(ix);
+    if (clause.where != sql::kNoExpr) {
+      ENGINE_ASSIGN_OR_RETURN(u.where, Compile(ast, clause.where, &scope));
     }
-    if (match == -2) {
-      return Status::SqlError(
-          "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint");
-    }
-    dml->upsert_nothing.push_back(match);
+    dml->upsert.push_back(std::move(u));
   }
   return Status::OK();
 }

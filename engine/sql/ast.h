@@ -309,15 +309,19 @@ struct DropStmt {
   std::string name;
 };
 
-// ON CONFLICT [(target) [WHERE ...]] DO NOTHING of an INSERT (UPSERT).
+// ON CONFLICT [(target) [WHERE ...]] DO NOTHING | DO UPDATE SET ... [WHERE
+// ...] of an INSERT (UPSERT).
 struct UpsertClause {
   std::vector<IndexedColumn> target;  // empty: any PRIMARY KEY or UNIQUE conflict
   ExprId target_where = kNoExpr;
+  bool do_nothing = true;
+  std::vector<std::pair<std::string, ExprId>> assignments;  // DO UPDATE SET
+  ExprId where = kNoExpr;                                   // DO UPDATE ... WHERE
 };
 
 struct InsertStmt {
   ConflictAction conflict = ConflictAction::kDefault;  // INSERT OR x / REPLACE INTO
-  std::vector<UpsertClause> upsert;                    // DO NOTHING clauses, in order
+  std::vector<UpsertClause> upsert;                    // ON CONFLICT clauses, in order
   std::string schema;
   std::string table;
   std::string alias;
