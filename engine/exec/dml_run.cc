@@ -63,13 +63,27 @@ Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame
   triggers_.reset();
   if (table_->triggers.empty()) return Status::OK();
   ENGINE_ASSIGN_OR_RETURN(triggers_, TriggerRun::Prepare(schema, ctx_->tree(), *dml_, parent));
+  // A DO UPDATE fires the table's UPDATE triggers, as an UPDATE OR ABORT.
+  upsert_triggers_.clear();
+  for (const plan::Dml::Upsert& u : dml_->upsert) {
+    std::unique_ptr<TriggerRun> run;
+    if (!u.nothing) {
+      plan::Dml update;
+      update.kind = plan::Dml::Kind::kUpdate;
+      update.table = table_;
+      update.sets = u.sets;
+      update.conflict = ConflictAction::kAbort;
+      ENGINE_ASSIGN_OR_RETURN(run, TriggerRun::Prepare(schema, ctx_->tree(), update, parent));
+    }
+    upsert_triggers_.push_back(std::move(run));
+  }
   return Status::OK();
 }
 
 Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
-                            bool* ignore) {
+                            bool* ignore, TriggerRun* run) {
   ConflictAction failed = ConflictAction::kAbort;
-  Status st = triggers_->Fire(t, old_row, new_row, ignore, &failed);
+  Status st = (run != nullptr ? run : triggers_.get())->Fire(t, old_row, new_row, ignore, &failed);
   if (!st.ok()) failed_ = failed;
   // A body may have written this table: the cached largest rowid is stale.
   next_rowid_known_ = false;
@@ -573,20 +587,43 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
     ENGINE_RETURN_IF_ERROR(ctx_->Eval(u.sets[i].second, &newvals[i]));
     newvals[i] = ctx_->arena().Copy(newvals[i]);
   }
-  const Value* old = old_.row(0);
-  row_.assign(old, old + n);
   int64_t new_rowid = rowid;
-  for (size_t i = 0; i < u.sets.size(); ++i) {
-    const int c = u.sets[i].first;
-    if (c < 0) {
-      const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
-      if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
-      new_rowid = r.as_int();
-      if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
-      continue;
+  auto apply_sets = [&]() -> Status {
+    const Value* old = old_.row(0);
+    row_.assign(old, old + n);
+    new_rowid = rowid;
+    for (size_t i = 0; i < u.sets.size(); ++i) {
+      const int c = u.sets[i].first;
+      if (c < 0) {
+        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+        new_rowid = r.as_int();
+        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+        continue;
+      }
+      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
     }
-    row_[static_cast<size_t>(c)] = func::ApplyAffinity(
-        newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+    return Status::OK();
+  };
+  ENGINE_RETURN_IF_ERROR(apply_sets());
+  const size_t clause = static_cast<size_t>(&u - dml_->upsert.data());
+  TriggerRun* triggers =
+      clause < upsert_triggers_.size() ? upsert_triggers_[clause].get() : nullptr;
+  if (triggers != nullptr) {
+    trig_old_.Reset(static_cast<int>(n + 1));
+    trig_old_.Add(old_.row(0));
+    if (triggers->has(TriggerRun::Timing::kBefore)) {
+      trig_row_.assign(row_.begin(), row_.end());
+      trig_row_.push_back(Value::Integer(new_rowid));
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0),
+                                          trig_row_.data(), &ignore, triggers));
+      if (ignore) return Status::OK();
+      ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+      if (!found) return Status::OK();
+      ENGINE_RETURN_IF_ERROR(apply_sets());
+    }
   }
   const bool rowid_changed = new_rowid != rowid;
   bool skip = false;
@@ -638,6 +675,13 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
     if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
   }
   *updated = true;
+  if (triggers != nullptr && triggers->has(TriggerRun::Timing::kAfter)) {
+    trig_row_.assign(vals, vals + n);
+    trig_row_.push_back(Value::Integer(new_rowid));
+    bool ignore = false;
+    ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0),
+                                        trig_row_.data(), &ignore, triggers));
+  }
   return Status::OK();
 }
 

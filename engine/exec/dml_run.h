@@ -63,8 +63,9 @@ class DmlRun {
                                                 const int64_t* self);
   Status UniqueError(size_t ix) const;
   Status DeleteRow(int64_t rowid, bool* deleted = nullptr);
+  // Fires `run`'s triggers (null: the statement's own).
   Status FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
-                      bool* ignore);
+                      bool* ignore, TriggerRun* run = nullptr);
   Status RunDeleteWithTriggers(int64_t* changes);
   // A view's rows handed to its INSTEAD OF triggers.
   Status RunView();
@@ -114,6 +115,7 @@ class DmlRun {
   bool upserted_ = false;                          // a DO UPDATE changed a row
   bool force_abort_ = false;                       // checking a DO UPDATE: all ABORT
   RowStore excluded_;
+  std::vector<std::unique_ptr<TriggerRun>> upsert_triggers_;  // UPDATE's, per DO UPDATE
   sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
   std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
   RowStore trig_old_;                     // OLD of the row an UPDATE changes

@@ -139,6 +139,21 @@ TEST(TriggerTest, NewAndOldCompareWithoutAffinity) {
   )");
 }
 
+TEST(TriggerTest, UpsertDoUpdateFiresUpdateTriggers) {
+  ExpectLikeSqlite(R"(
+    CREATE TABLE t(a INTEGER PRIMARY KEY, b UNIQUE, c);
+    CREATE TABLE log(x, y, z);
+    CREATE TRIGGER bu BEFORE UPDATE ON t BEGIN INSERT INTO log VALUES('bu', old.c, new.c); END;
+    CREATE TRIGGER au AFTER UPDATE OF c ON t BEGIN INSERT INTO log VALUES('au', old.c, new.c); END;
+    CREATE TRIGGER ig BEFORE UPDATE ON t WHEN new.c = 7 BEGIN SELECT RAISE(IGNORE); END;
+    CREATE TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log VALUES('ai', new.a, new.c); END;
+    INSERT INTO t VALUES(1, 'x', 1);
+    INSERT INTO t VALUES(2, 'x', 5) ON CONFLICT(b) DO UPDATE SET c = excluded.c;
+    INSERT INTO t VALUES(2, 'x', 7) ON CONFLICT(b) DO UPDATE SET c = excluded.c;
+    INSERT INTO t VALUES(2, 'x', 9) ON CONFLICT(b) DO UPDATE SET b = 'y';
+  )");
+}
+
 TEST(TriggerTest, NoRecursion) {
   ExpectLikeSqlite(R"(
     CREATE TABLE r(n);
