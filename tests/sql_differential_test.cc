@@ -1194,6 +1194,156 @@ class Generator {
     return q;
   }
 
+  // DML with conflict clauses on `copy`, a scratch copy of a random table:
+  // its CREATE TABLE with random constraint-level ON CONFLICT clauses (on
+  // the INTEGER PRIMARY KEY, NOT NULL with or without a DEFAULT, UNIQUE on
+  // a column or a pair), its rows, sometimes triggers (logging into
+  // `copy`_log, writing the copy, RAISE), then INSERT / REPLACE / UPDATE
+  // (and DELETE with triggers) with a random OR clause, a few with ON
+  // CONFLICT DO NOTHING / DO UPDATE, some in an explicit transaction. Rows come in rowid
+  // order (ORDER BY id, rowid ranges), so which row meets a conflict first
+  // is the same on both sides. The caller compares each statement's error
+  // and changes(), and the copy's rows after it.
+  std::vector<std::string> ConflictDml(const std::vector<Table>& tables, const std::string& copy) {
+    tables_ = &tables;
+    static const std::vector<std::string> kOn = {"",
+                                                 "",
+                                                 " ON CONFLICT ROLLBACK",
+                                                 " ON CONFLICT ABORT",
+                                                 " ON CONFLICT FAIL",
+                                                 " ON CONFLICT IGNORE",
+                                                 " ON CONFLICT REPLACE"};
+    static const std::vector<std::string> kInsert = {
+        "INSERT",           "INSERT OR ROLLBACK", "INSERT OR ABORT", "INSERT OR FAIL",
+        "INSERT OR IGNORE", "INSERT OR REPLACE",  "REPLACE"};
+    static const std::vector<std::string> kUpdate = {"UPDATE",           "UPDATE OR ROLLBACK",
+                                                     "UPDATE OR ABORT",  "UPDATE OR FAIL",
+                                                     "UPDATE OR IGNORE", "UPDATE OR REPLACE"};
+    const Table& src = Pick(tables);
+    std::vector<const Table*> from{&src};
+    const size_t nc = src.cols.size();
+    std::string create = "CREATE TABLE " + copy + "(id INTEGER PRIMARY KEY" +
+                         (Chance(40) ? Pick(kOn) : std::string());
+    for (size_t c = 1; c < nc; ++c) {
+      create += ", " + src.cols[c].name + (src.cols[c].type.empty() ? "" : " " + src.cols[c].type);
+      if (Chance(35)) {
+        create += " NOT NULL" + Pick(kOn);
+        if (Chance(50)) create += " DEFAULT " + Literal();
+      }
+      if (Chance(35)) create += " UNIQUE" + Pick(kOn);
+    }
+    if (nc > 2 && Chance(30)) {
+      create += ", UNIQUE(" + src.cols[1].name + ", " + src.cols[2].name + ")" + Pick(kOn);
+    }
+    std::vector<std::string> out = {create + ")",
+                                    "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name,
+                                    "CREATE TABLE " + copy + "_log(k, v, w)"};
+    // Triggers on the copy: they log, write the copy itself, or RAISE.
+    const int ntrig = Chance(40) ? Int(1, 3) : 0;
+    for (int i = 0; i < ntrig; ++i) {
+      const std::string event = Pick(std::vector<std::string>{"INSERT", "UPDATE", "DELETE"});
+      const std::string row = event == "DELETE" ? "old" : "new";
+      const std::string col = src.cols[static_cast<size_t>(Int(1, static_cast<int>(nc) - 1))].name;
+      std::string t = "CREATE TRIGGER " + copy + "_tr" + std::to_string(i) + " " +
+                      Pick(std::vector<std::string>{"BEFORE", "AFTER"}) + " " + event;
+      if (event == "UPDATE" && Chance(30)) t += " OF " + col;
+      t += " ON " + copy;
+      if (Chance(40)) t += " WHEN " + row + "." + col + (Chance(50) ? " IS NOT NULL" : " > 2");
+      t += " BEGIN ";
+      const std::string other = event == "UPDATE" ? "old." + col : Literal();
+      switch (Int(0, 5)) {
+        case 0:
+        case 1:
+          t += "INSERT INTO " + copy + "_log VALUES('" + event + "', " + row + ".id, " + row + "." +
+               col + "); ";
+          t += "INSERT INTO " + copy + "_log VALUES('other', " + other + ", typeof(" + row + "." +
+               col + "));";
+          break;
+        case 2:
+          t += "UPDATE " + copy + " SET " + col + " = " + Literal() + " WHERE id = " + row +
+               ".id + " + std::to_string(Int(1, 3)) + ";";
+          break;
+        case 3:
+          t += "DELETE FROM " + copy + " WHERE id = " + row + ".id + " + std::to_string(Int(1, 3)) +
+               ";";
+          break;
+        case 4:
+          t += "SELECT RAISE(IGNORE) WHERE " + row + "." + col + " IS NULL;";
+          break;
+        default:
+          t += "SELECT RAISE(" + Pick(std::vector<std::string>{"ABORT", "FAIL", "ROLLBACK"}) +
+               ", 'no " + col + "') WHERE " + row + "." + col + " = " + Literal() + ";";
+      }
+      out.push_back(t + " END");
+    }
+    const bool txn = Chance(25);
+    if (txn) out.push_back("BEGIN");
+    const int n = Int(1, 4);
+    for (int i = 0; i < n; ++i) {
+      const int kind = Int(0, ntrig > 0 ? 4 : 3);
+      if (kind == 4) {
+        const int lo = Int(0, 60);
+        out.push_back("DELETE FROM " + copy + " WHERE id BETWEEN " + std::to_string(lo) + " AND " +
+                      std::to_string(lo + Int(0, 20)));
+      } else if (kind == 0) {
+        // Rows of the source, shifted onto and off the existing keys.
+        std::string q = Pick(kInsert) + " INTO " + copy + " SELECT ";
+        q += Chance(50) ? "id" : "id + " + std::to_string(Int(-3, 30));
+        for (size_t c = 1; c < nc; ++c) {
+          q += ", " + (Chance(60) ? src.name + "." + src.cols[c].name : Expr(from, 1));
+        }
+        q += " FROM " + src.name;
+        if (Chance(50)) q += " WHERE " + Cond(from, 1);
+        q += " ORDER BY id";
+        if (Chance(30)) q += " LIMIT " + std::to_string(Int(1, 10));
+        out.push_back(q);
+      } else if (kind == 1) {
+        std::string q = Pick(kInsert) + " INTO " + copy + " VALUES ";
+        const int rows = Int(1, 4);
+        for (int r = 0; r < rows; ++r) {
+          q += r ? ", (" : "(";
+          q += Chance(70) ? std::to_string(Int(1, 40)) : std::string("NULL");
+          for (size_t c = 1; c < nc; ++c) q += ", " + Literal();
+          q += ")";
+        }
+        if (Chance(15)) q += Chance(50) ? " ON CONFLICT DO NOTHING" : " ON CONFLICT(id) DO NOTHING";
+        if (Chance(10)) {
+          const std::string col =
+              src.cols[static_cast<size_t>(Int(1, static_cast<int>(nc) - 1))].name;
+          q += " ON CONFLICT" + std::string(Chance(50) ? "(id)" : "") + " DO UPDATE SET " + col +
+               " = " + (Chance(50) ? "excluded." + col : Literal()) +
+               (Chance(30) ? " WHERE " + col + " IS NOT NULL" : "");
+        }
+        out.push_back(q);
+      } else if (kind == 2) {
+        // A subset of the columns, the others take their defaults.
+        std::string cols = src.cols[1].name, vals = Literal();
+        if (nc > 2 && Chance(50)) {
+          cols += ", " + src.cols[2].name;
+          vals += ", " + Literal();
+        }
+        out.push_back(Pick(kInsert) + " INTO " + copy + "(" + cols + ") VALUES (" + vals + ")");
+      } else {
+        std::vector<const Table*> self{&src};
+        std::string q = Pick(kUpdate) + " " + copy + " SET ";
+        const size_t c = static_cast<size_t>(Int(Chance(15) ? 0 : 1, static_cast<int>(nc) - 1));
+        q += src.cols[c].name + " = " +
+             (c == 0       ? "id + " + std::to_string(Int(-2, 3))
+              : Chance(50) ? Literal()
+                           : src.cols[c].name + " || ''");
+        if (Chance(30)) {
+          const size_t d = static_cast<size_t>(Int(1, static_cast<int>(nc) - 1));
+          if (d != c) q += ", " + src.cols[d].name + " = " + Literal();
+        }
+        const int lo = Int(0, 60);
+        q += " WHERE id BETWEEN " + std::to_string(lo) + " AND " + std::to_string(lo + Int(0, 40));
+        out.push_back(q);
+      }
+    }
+    if (txn) out.push_back("COMMIT");
+    return out;
+  }
+
   // The date and time functions over random time values (dates, times,
   // julian day numbers, Unix seconds, the tables' columns, other date
   // expressions) and modifier chains (some built from columns), in the
@@ -1435,6 +1585,7 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   const uint32_t base_seed = EnvNumber("SQL_DIFF_SEED", kSeed);
   const int schemas = static_cast<int>(EnvNumber("SQL_DIFF_SCHEMAS", kSchemas));
   int queries = 0, ordered = 0, ordered_rows = 0, mismatches = 0, both_errors = 0;
+  int conflict_scripts = 0;
   for (int s = 0; s < schemas; ++s) {
     const uint32_t seed = base_seed + static_cast<uint32_t>(s);
     Generator gen(seed);
@@ -1463,11 +1614,65 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     for (int q = 0; q < kQueriesPerSchema; ++q) {
       Check check;
       const int kind = gen.Int(0, 99);
+      if (kind >= 97) {
+        // Conflict clauses: each statement's error and changes(), then
+        // the scratch table's rows, as sqlite3's.
+        ++queries;
+        ++conflict_scripts;
+        const std::string copy = "x" + std::to_string(q);
+        const std::vector<std::string> script = gen.ConflictDml(tables, copy);
+        for (const std::string& stmt : script) {
+          const Outcome want = RunSqlite(sdb, stmt);
+          const Outcome got = RunEngine(edb->get(), stmt);
+          std::string diff;
+          if (got.error != want.error || got.message != want.message) {
+            diff = "engine: " + (got.error ? got.message : "ok") +
+                   ", sqlite: " + (want.error ? want.message : "ok");
+          } else if (stmt.find("CREATE") != 0 && stmt != "BEGIN" && stmt != "COMMIT" &&
+                     (*edb)->changes() != sqlite3_changes64(sdb)) {
+            diff = "changes() " + std::to_string((*edb)->changes()) + " vs " +
+                   std::to_string(sqlite3_changes64(sdb));
+          } else {
+            const std::string dump = "SELECT * FROM " + copy + " ORDER BY id";
+            const std::string log = "SELECT * FROM " + copy + "_log ORDER BY rowid";
+            Check exact;
+            exact.order = Check::Order::kExact;
+            Outcome want_rows = RunSqlite(sdb, dump), got_rows = RunEngine(edb->get(), dump);
+            if (Compare(exact, want_rows.rows, got_rows.rows).empty()) {
+              want_rows = RunSqlite(sdb, log);
+              got_rows = RunEngine(edb->get(), log);
+            }
+            diff = Compare(exact, want_rows.rows, got_rows.rows);
+            for (size_t i = 0; !diff.empty() && i < want_rows.rows.size(); ++i) {
+              diff += "\n    " + RowText(want_rows.rows[i]) + "  vs  " +
+                      (i < got_rows.rows.size() ? RowText(got_rows.rows[i]) : "-");
+            }
+          }
+          if (diff.empty()) continue;
+          ++mismatches;
+          if (!dumped && std::getenv("SQL_DIFF_DUMP") != nullptr) {
+            dumped = true;
+            for (const std::string& line : ddl) std::fprintf(stderr, "%s;\n", line.c_str());
+          }
+          if (mismatches <= 20) {
+            std::string all;
+            for (const std::string& line : script) all += "\n    " + line + ";";
+            ADD_FAILURE() << "seed " << seed << " query " << q << ": " << stmt << "\n  " << diff
+                          << "\n  script:" << all;
+          }
+          break;
+        }
+        for (const std::string& t : {copy, copy + "_log"}) {
+          (void)RunSqlite(sdb, "DROP TABLE " + t);
+          (void)RunEngine(edb->get(), "DROP TABLE " + t);
+        }
+        continue;
+      }
       const std::string sql = kind < 36   ? gen.Query(tables, &check)
-                              : kind < 76 ? gen.OrderedQuery(tables, &check)
-                              : kind < 82 ? gen.OrderedAggregate(tables, &check)
-                              : kind < 88 ? gen.DateTimeQuery(tables, &check)
-                              : kind < 94 ? gen.CteQuery(tables, &check)
+                              : kind < 74 ? gen.OrderedQuery(tables, &check)
+                              : kind < 80 ? gen.OrderedAggregate(tables, &check)
+                              : kind < 86 ? gen.DateTimeQuery(tables, &check)
+                              : kind < 91 ? gen.CteQuery(tables, &check)
                                           : gen.WindowQuery(tables, &check);
       check.loose_text = gen.collated() || sql.find("COLLATE") != std::string::npos;
       const Outcome want = RunSqlite(sdb, sql);
@@ -1523,10 +1728,9 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
     sqlite3_close(sdb);
   }
   std::printf(
-      "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both), %d "
-      "mismatches, "
-      "seeds %u..%u\n",
-      queries, ordered, ordered_rows, both_errors, mismatches, base_seed,
+      "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both; %d "
+      "conflict-clause DML scripts), %d mismatches, seeds %u..%u\n",
+      queries, ordered, ordered_rows, both_errors, conflict_scripts, mismatches, base_seed,
       base_seed + static_cast<uint32_t>(schemas) - 1);
   EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
   EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";

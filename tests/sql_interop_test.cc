@@ -224,3 +224,49 @@ TEST(SqlInteropTest, CollatedIndexesAreOrderedByTheirCollation) {
 
 }  // namespace
 }  // namespace engine
+
+namespace engine {
+namespace {
+
+// Conflict clauses, views and triggers written by one side work in the other:
+// sqlite3 fires the engine's triggers and keeps its tables' ON CONFLICT, and
+// the engine fires sqlite3's.
+TEST(SqlInteropTest, TriggersViewsAndConflictClausesAcrossFiles) {
+  testing::TempDir dir;
+  const std::string path = dir.file("objects.db");
+  {
+    auto db = Database::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(
+        (*db)
+            ->Exec("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT UNIQUE ON CONFLICT REPLACE);"
+                   "CREATE TABLE log(x);"
+                   "CREATE VIEW v(p, q) AS SELECT a, b FROM t;"
+                   "CREATE TRIGGER by_engine AFTER INSERT ON t BEGIN"
+                   " INSERT INTO log VALUES('engine ' || new.b); END;"
+                   "INSERT INTO t VALUES(1, 'x');")
+            .ok());
+  }
+  {
+    testing::SqliteDb oracle(path);
+    EXPECT_EQ(oracle.IntegrityCheck(), "ok");
+    ASSERT_TRUE(
+        oracle.Exec("INSERT INTO t VALUES(2, 'x');"
+                    "CREATE TRIGGER by_sqlite BEFORE DELETE ON t BEGIN"
+                    " INSERT INTO log VALUES('sqlite ' || old.a); END;"))
+        << oracle.error();
+    EXPECT_EQ(oracle.Query("SELECT * FROM v"), (std::vector<std::vector<std::string>>{{"2", "x"}}));
+  }
+  auto db = Database::Open(path);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->Exec("DELETE FROM t; INSERT INTO t VALUES(3, 'y');").ok());
+  EXPECT_EQ(EngineRows(db->get(), "SELECT * FROM log ORDER BY rowid"),
+            (std::vector<std::vector<std::string>>{
+                {"engine x"}, {"engine x"}, {"sqlite 2"}, {"engine y"}}));
+  db->reset();
+  testing::SqliteDb after(path);
+  EXPECT_EQ(after.IntegrityCheck(), "ok");
+}
+
+}  // namespace
+}  // namespace engine

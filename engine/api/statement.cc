@@ -9,6 +9,7 @@
 #include "engine/exec/dml_run.h"
 #include "engine/exec/exec_context.h"
 #include "engine/exec/pragma_run.h"
+#include "engine/exec/trigger_ddl.h"
 #include "engine/func/cast.h"
 #include "engine/func/text_format.h"
 #include "engine/planner/explain.h"
@@ -19,11 +20,10 @@
 namespace engine {
 namespace {
 
-// What a constraint failure leaves behind, from INSERT / UPDATE OR <action>.
-Database::OnConstraint OnConstraintOf(const sql::Statement& st) {
-  sql::ConflictAction action = sql::ConflictAction::kDefault;
-  if (const auto* s = st.as<sql::InsertStmt>()) action = s->conflict;
-  if (const auto* s = st.as<sql::UpdateStmt>()) action = s->conflict;
+// What a constraint failure leaves behind: the resolved action of the
+// constraint that failed (the statement's OR clause, else the constraint's
+// own ON CONFLICT, else ABORT).
+Database::OnConstraint OnConstraintOf(sql::ConflictAction action) {
   switch (action) {
     case sql::ConflictAction::kFail:
       return Database::OnConstraint::kKeepChanges;
@@ -78,6 +78,8 @@ Status Statement::Build() {
     kind_ = Kind::kCreateIndex;
   } else if (st.as<sql::CreateViewStmt>()) {
     kind_ = Kind::kCreateView;
+  } else if (st.as<sql::CreateTriggerStmt>()) {
+    kind_ = Kind::kCreateTrigger;
   } else if (st.as<sql::DropStmt>()) {
     kind_ = Kind::kDrop;
   } else if (st.as<sql::BeginStmt>()) {
@@ -105,7 +107,10 @@ Status Statement::Build() {
   prog_ = std::move(prog);
   ctx_ = std::make_unique<exec::ExecContext>(db_->tree_.get(), prog_.get());
   if (kind_ == Kind::kSelect) select_ = ctx_->Run(0);
-  if (kind_ == Kind::kDml) dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
+  if (kind_ == Kind::kDml) {
+    dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
+    ENGINE_RETURN_IF_ERROR(dml_->PrepareTriggers(db_->schema_.get(), nullptr));
+  }
   text_.assign(names_.size(), std::string());
   schema_generation_ = db_->schema_generation_;
   return Status::OK();
@@ -189,6 +194,7 @@ Status Statement::RunOnce() {
       break;
   }
   ENGINE_RETURN_IF_ERROR(db_->BeginStatementWrite());
+  Database::OnConstraint on_constraint = Database::OnConstraint::kUndoStatement;
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
   if (st.ok()) {
@@ -200,10 +206,14 @@ Status Statement::RunOnce() {
         int64_t changes = 0;
         int64_t last = db_->last_insert_rowid_;
         st = dml_->Execute(&changes, &last);
-        if (st.ok()) {
-          db_->changes_ = changes;
-          db_->last_insert_rowid_ = last;
-        }
+        // As sqlite3: rows an error undoes count for nothing, those OR FAIL
+        // keeps do; the last rowid inserted stays even when undone.
+        if (!st.ok()) on_constraint = OnConstraintOf(dml_->failed_action());
+        db_->changes_ =
+            st.ok() || (st.IsConstraint() && on_constraint == Database::OnConstraint::kKeepChanges)
+                ? changes
+                : 0;
+        db_->last_insert_rowid_ = last;
         break;
       }
       case Kind::kCreateTable:
@@ -215,6 +225,9 @@ Status Statement::RunOnce() {
       case Kind::kCreateView:
         st = exec::CreateView(tree, schema, *ast_->as<sql::CreateViewStmt>());
         break;
+      case Kind::kCreateTrigger:
+        st = exec::CreateTrigger(tree, schema, *ast_->as<sql::CreateTriggerStmt>());
+        break;
       case Kind::kDrop:
         st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>());
         break;
@@ -223,7 +236,7 @@ Status Statement::RunOnce() {
     }
     if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
   }
-  return db_->EndStatementWrite(st, OnConstraintOf(*ast_));
+  return db_->EndStatementWrite(st, on_constraint);
 }
 
 Status Statement::StartPragma() {

@@ -60,6 +60,23 @@ const IndexInfo* Schema::AddIndex(std::unique_ptr<IndexInfo> ix) {
 
 void Schema::AddView(std::unique_ptr<ViewInfo> v) { views_[LowerCase(v->name)] = std::move(v); }
 
+const TriggerInfo* Schema::FindTrigger(std::string_view name) const {
+  auto it = triggers_.find(LowerCase(name));
+  return it == triggers_.end() ? nullptr : it->second.get();
+}
+
+void Schema::AddTrigger(std::unique_ptr<TriggerInfo> t) {
+  auto table = tables_.find(LowerCase(t->table));
+  if (table != tables_.end()) {
+    auto& list = table->second->triggers;
+    list.insert(list.begin(), t.get());
+  } else if (auto view = views_.find(LowerCase(t->table)); view != views_.end()) {
+    auto& list = view->second->triggers;
+    list.insert(list.begin(), t.get());
+  }
+  triggers_[LowerCase(t->name)] = std::move(t);
+}
+
 namespace {
 
 bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }
@@ -89,6 +106,7 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     c.affinity = AffinityOfType(cd.type);
     c.collation = func::CollationByName(cd.collation).value_or(func::Collation::kBinary);
     c.not_null = cd.not_null;
+    c.not_null_conflict = cd.not_null_conflict;
     c.primary_key = cd.primary_key;
     if (cd.default_value != sql::kNoExpr) c.default_sql = cd.default_text;
     if (cd.primary_key) {
@@ -96,6 +114,7 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
       // "INTEGER PRIMARY KEY DESC" is famously not a rowid alias.
       if (IsIntegerType(cd.type) && cd.primary_key_order != sql::SortOrder::kDesc) {
         t->rowid_alias = static_cast<int>(t->columns.size());
+        t->rowid_conflict = cd.primary_key_conflict;
       }
     }
     t->columns.push_back(std::move(c));
@@ -110,7 +129,10 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     }
     if (tc.columns.size() == 1) {
       int col = t->FindColumn(tc.columns[0].name);
-      if (IsIntegerType(t->columns[static_cast<size_t>(col)].type)) t->rowid_alias = col;
+      if (IsIntegerType(t->columns[static_cast<size_t>(col)].type)) {
+        t->rowid_alias = col;
+        t->rowid_conflict = tc.conflict;
+      }
     }
   }
   if (pk_count > 1) {
@@ -147,13 +169,19 @@ void AddKey(IndexInfo* ix, int col, bool desc, func::Collation coll) {
 std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
                                                        const TableInfo& table) {
   std::vector<std::unique_ptr<IndexInfo>> out;
-  auto add = [&](std::unique_ptr<IndexInfo> ix) {
+  auto add = [&](std::unique_ptr<IndexInfo> ix, sql::ConflictAction conflict) {
     for (const auto& have : out) {
-      if (have->columns == ix->columns) return;  // SQLite skips a duplicate constraint
+      if (have->columns == ix->columns) {
+        // SQLite skips a duplicate constraint, keeping an ON CONFLICT the
+        // first one did not give.
+        if (have->conflict == sql::ConflictAction::kDefault) have->conflict = conflict;
+        return;
+      }
     }
     ix->table = table.name;
     ix->unique = true;
     ix->automatic = true;
+    ix->conflict = conflict;
     ix->name = "sqlite_autoindex_" + table.name + "_" + std::to_string(out.size() + 1);
     out.push_back(std::move(ix));
   };
@@ -164,12 +192,12 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
       auto ix = std::make_unique<IndexInfo>();
       AddKey(ix.get(), col, cd.primary_key_order == sql::SortOrder::kDesc,
              table.columns[i].collation);
-      add(std::move(ix));
+      add(std::move(ix), cd.primary_key_conflict);
     }
     if (cd.unique) {
       auto ix = std::make_unique<IndexInfo>();
       AddKey(ix.get(), col, false, table.columns[i].collation);
-      add(std::move(ix));
+      add(std::move(ix), cd.unique_conflict);
     }
   }
   for (const sql::TableConstraint& tc : st.constraints) {
@@ -189,7 +217,7 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
       AddKey(ix.get(), col, ic.order == sql::SortOrder::kDesc,
              KeyCollation(table, col, ic.collation));
     }
-    if (!bad) add(std::move(ix));
+    if (!bad) add(std::move(ix), tc.conflict);
   }
   return out;
 }

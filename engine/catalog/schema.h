@@ -34,6 +34,7 @@ struct ColumnInfo {
   bool not_null = false;
   bool primary_key = false;
   std::optional<std::string> default_sql;  // DEFAULT expression as SQL text
+  sql::ConflictAction not_null_conflict = sql::ConflictAction::kDefault;  // NOT NULL ON CONFLICT
 };
 
 struct IndexInfo {
@@ -49,6 +50,9 @@ struct IndexInfo {
   bool binary_collation = true;  // every key column is BINARY
   bool partial = false;          // WHERE clause: never used by the planner
   bool automatic = false;        // sqlite_autoindex_*: sql is NULL
+  // ON CONFLICT of the UNIQUE / PRIMARY KEY constraint behind an automatic
+  // index; CREATE UNIQUE INDEX has none (kDefault: ABORT).
+  sql::ConflictAction conflict = sql::ConflictAction::kDefault;
 
   // The key order as BtCursor and BTree::InsertIndex take it: empty when
   // every column is ascending and BINARY, which compares on the fast path.
@@ -60,21 +64,39 @@ struct IndexInfo {
   }
 };
 
+struct TriggerInfo;
+
 struct TableInfo {
   std::string name;
   uint32_t root = 0;
   std::vector<ColumnInfo> columns;
   int rowid_alias = -1;  // INTEGER PRIMARY KEY column, or -1
+  // ON CONFLICT of that INTEGER PRIMARY KEY: what a rowid collision does.
+  sql::ConflictAction rowid_conflict = sql::ConflictAction::kDefault;
   bool without_rowid = false;
   std::vector<const IndexInfo*> indexes;  // owned by the Schema
+  // In the order SQLite fires them: the last created first. Owned by the
+  // Schema; empty for almost every table, which is all a DML statement
+  // looks at when it has none.
+  std::vector<const TriggerInfo*> triggers;
 
   int FindColumn(std::string_view name) const;  // -1 when absent
+};
+
+struct TriggerInfo {
+  std::string name;
+  std::string table;  // as the CREATE TRIGGER names it
+  std::string sql;    // CREATE TRIGGER ..., as stored in sqlite_schema
+  sql::CreateTriggerStmt::Timing timing = sql::CreateTriggerStmt::Timing::kBefore;
+  sql::CreateTriggerStmt::Event event = sql::CreateTriggerStmt::Event::kInsert;
+  std::vector<std::string> columns;  // UPDATE OF; empty: any column
 };
 
 struct ViewInfo {
   std::string name;
   std::string sql;
-  std::vector<std::string> columns;  // explicit column names, if any
+  std::vector<std::string> columns;          // explicit column names, if any
+  std::vector<const TriggerInfo*> triggers;  // INSTEAD OF, newest first
 };
 
 bool EqualsNoCase(std::string_view a, std::string_view b);
@@ -85,6 +107,8 @@ class Schema {
   const TableInfo* FindTable(std::string_view name) const;
   const IndexInfo* FindIndex(std::string_view name) const;
   const ViewInfo* FindView(std::string_view name) const;
+  const TriggerInfo* FindTrigger(std::string_view name) const;
+  const std::map<std::string, std::unique_ptr<TriggerInfo>>& triggers() const { return triggers_; }
   const std::map<std::string, std::unique_ptr<TableInfo>>& tables() const { return tables_; }
   const std::map<std::string, std::unique_ptr<ViewInfo>>& views() const { return views_; }
   // Tables in the order they were added (sqlite_schema's order, when
@@ -94,12 +118,15 @@ class Schema {
   TableInfo* AddTable(std::unique_ptr<TableInfo> t);
   const IndexInfo* AddIndex(std::unique_ptr<IndexInfo> ix);
   void AddView(std::unique_ptr<ViewInfo> v);
+  // Also lists it first among its table's triggers (when the table exists).
+  void AddTrigger(std::unique_ptr<TriggerInfo> t);
 
  private:
   std::map<std::string, std::unique_ptr<TableInfo>> tables_;  // keyed by lower-case name
   std::vector<const TableInfo*> table_order_;
   std::map<std::string, std::unique_ptr<IndexInfo>> indexes_;
   std::map<std::string, std::unique_ptr<ViewInfo>> views_;
+  std::map<std::string, std::unique_ptr<TriggerInfo>> triggers_;
 };
 
 // A table's description from its CREATE TABLE (root page filled by the caller).

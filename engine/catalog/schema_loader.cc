@@ -82,6 +82,24 @@ Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
     ix->root = e.rootpage;
     schema->AddIndex(std::move(ix));
   }
+  // Triggers last: each goes first in its table's list, so the table's
+  // newest trigger fires first, as in SQLite.
+  for (const SchemaEntry& e : entries) {
+    if (e.type != "trigger") continue;
+    if (!e.sql) return Malformed(e.name);
+    auto parsed = sql::ParseStatement(*e.sql);
+    if (!parsed.ok()) return Malformed(e.name);
+    const auto* ct = parsed->as<sql::CreateTriggerStmt>();
+    if (ct == nullptr) return Malformed(e.name);
+    auto t = std::make_unique<TriggerInfo>();
+    t->name = e.name;
+    t->table = ct->table;
+    t->sql = *e.sql;
+    t->timing = ct->timing;
+    t->event = ct->event;
+    t->columns = ct->columns;
+    schema->AddTrigger(std::move(t));
+  }
   return schema;
 }
 

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "engine/exec/trigger_ddl.h"
 #include "engine/storage/btree_cursor.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
@@ -183,15 +184,17 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
     case sql::DropStmt::Kind::kTable: {
       const catalog::TableInfo* t = schema.FindTable(st.name);
       if (t == nullptr) {
-        if (st.if_exists) return Status::OK();
+        // The wrong kind is an error even with IF EXISTS, as in sqlite3.
         if (schema.FindView(st.name) != nullptr) {
           return Status::SqlError("use DROP VIEW to delete view " + st.name);
         }
+        if (st.if_exists) return Status::OK();
         return Status::SqlError("no such table: " + st.name);
       }
       if (t->root == 1 || Reserved(t->name)) {
         return Status::SqlError("table " + t->name + " may not be dropped");
       }
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, t->triggers));
       for (const catalog::IndexInfo* ix : t->indexes) {
         ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
         ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, ix->name));
@@ -215,14 +218,17 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
     case sql::DropStmt::Kind::kView: {
       const catalog::ViewInfo* v = schema.FindView(st.name);
       if (v == nullptr) {
-        if (st.if_exists) return Status::OK();
         if (schema.FindTable(st.name) != nullptr) {
           return Status::SqlError("use DROP TABLE to delete table " + st.name);
         }
+        if (st.if_exists) return Status::OK();
         return Status::SqlError("no such view: " + st.name);
       }
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, v->triggers));
       return RemoveSchemaEntry(tree, v->name);
     }
+    case sql::DropStmt::Kind::kTrigger:
+      return DropTrigger(tree, schema, st);
   }
   return Status::OK();
 }

@@ -12,9 +12,97 @@ using sql::ConflictAction;
 DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
     : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
   index_cur_.resize(table_->indexes.size());
-  if (dml->kind != plan::Dml::Kind::kInsert) {
+  if (dml->kind != plan::Dml::Kind::kInsert && !dml->view) {
     scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
   }
+  const size_t nix = table_->indexes.size();
+  for (size_t ix = 0; ix < nix; ++ix)
+    index_action_.push_back(Resolve(table_->indexes[ix]->conflict));
+  // An UPSERT's target constraints are checked first, in its clauses' order.
+  auto targeted = [&](int ix) {
+    for (const plan::Dml::Upsert& u : dml->upsert) {
+      if (u.target == ix) return true;
+    }
+    return false;
+  };
+  for (const plan::Dml::Upsert& u : dml->upsert) {
+    const int ix = u.target;
+    if (ix >= 0 && std::find(check_order_.begin(), check_order_.end(), static_cast<size_t>(ix)) ==
+                       check_order_.end()) {
+      check_order_.push_back(static_cast<size_t>(ix));
+    }
+  }
+  upsert_first_ = check_order_.size();
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = nix; i-- > 0;) {
+      if (!table_->indexes[i]->unique || targeted(static_cast<int>(i))) continue;
+      const bool replace = table_->indexes[i]->conflict == ConflictAction::kReplace;
+      if (replace == (pass == 1)) check_order_.push_back(i);
+    }
+  }
+  upsert_ = !dml->upsert.empty();
+  rowid_action_ = Resolve(table_->rowid_conflict);
+  defer_rowid_ = rowid_action_ == ConflictAction::kReplace &&
+                 dml->conflict != ConflictAction::kReplace && !check_order_.empty() &&
+                 !targeted(-1);
+}
+
+DmlRun::~DmlRun() = default;
+
+Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame* parent) {
+  triggers_.reset();
+  if (table_->triggers.empty()) return Status::OK();
+  ENGINE_ASSIGN_OR_RETURN(triggers_, TriggerRun::Prepare(schema, ctx_->tree(), *dml_, parent));
+  // A DO UPDATE fires the table's UPDATE triggers, as an UPDATE OR ABORT.
+  upsert_triggers_.clear();
+  for (const plan::Dml::Upsert& u : dml_->upsert) {
+    std::unique_ptr<TriggerRun> run;
+    if (!u.nothing) {
+      plan::Dml update;
+      update.kind = plan::Dml::Kind::kUpdate;
+      update.table = table_;
+      update.sets = u.sets;
+      update.conflict = ConflictAction::kAbort;
+      ENGINE_ASSIGN_OR_RETURN(run, TriggerRun::Prepare(schema, ctx_->tree(), update, parent));
+    }
+    upsert_triggers_.push_back(std::move(run));
+  }
+  return Status::OK();
+}
+
+Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
+                            bool* ignore, TriggerRun* run) {
+  ConflictAction failed = ConflictAction::kAbort;
+  Status st = (run != nullptr ? run : triggers_.get())->Fire(t, old_row, new_row, ignore, &failed);
+  if (!st.ok()) failed_ = failed;
+  // A body may have written this table: the cached largest rowid is stale.
+  next_rowid_known_ = false;
+  return st;
+}
+
+ConflictAction DmlRun::Resolve(ConflictAction declared) const {
+  if (force_abort_) return ConflictAction::kAbort;
+  if (dml_->conflict != ConflictAction::kDefault) return dml_->conflict;
+  return declared == ConflictAction::kDefault ? ConflictAction::kAbort : declared;
+}
+
+const plan::Dml::Upsert* DmlRun::UpsertFor(int ix) const {
+  for (const plan::Dml::Upsert& u : dml_->upsert) {
+    if (u.target == ix || u.target == plan::Dml::Upsert::kAnyConstraint) return &u;
+  }
+  return nullptr;
+}
+
+Status DmlRun::Fail(ConflictAction action, Status st) {
+  failed_ = action;
+  return st;
+}
+
+Status DmlRun::RowidError() const {
+  const std::string col = table_->rowid_alias >= 0
+                              ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
+                              : "rowid";
+  return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
 }
 
 BtCursor& DmlRun::TableCursor() {
@@ -47,6 +135,9 @@ void DmlRun::Release() {
 Status DmlRun::Execute(int64_t* changes, int64_t* last_rowid) {
   *changes = 0;
   next_rowid_known_ = false;
+  failed_ = ConflictAction::kAbort;
+  if (dml_->view) [[unlikely]]
+    return RunView();
   Status st;
   switch (dml_->kind) {
     case plan::Dml::Kind::kInsert:
@@ -91,13 +182,14 @@ Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   return ctx_->tree()->Delete(&cur);
 }
 
-Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self) {
+Result<std::optional<int64_t>> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                                      const int64_t* self) {
   const catalog::IndexInfo* info = table_->indexes[ix];
-  if (!info->unique) return -1;
+  if (!info->unique) return std::optional<int64_t>();
   const Value* key = BuildKey(ix, vals, rowid);
   const int n = static_cast<int>(info->columns.size());
   for (int i = 0; i < n; ++i) {
-    if (key[i].is_null()) return -1;  // NULLs are distinct in a UNIQUE index
+    if (key[i].is_null()) return std::optional<int64_t>();  // NULLs are distinct in a UNIQUE index
   }
   BtCursor& cur = IndexCursor(ix);
   bool exact = false;
@@ -112,14 +204,14 @@ Result<int64_t> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t row
       // UNIQUE NOCASE index.
       if (func::CompareCollated(r.column(i), key[i], info->keys[static_cast<size_t>(i)].coll) !=
           0) {
-        return -1;
+        return std::optional<int64_t>();
       }
     }
     const int64_t other = r.column(n).as_int();
-    if (other != self) return other;
+    if (self == nullptr || other != *self) return std::optional<int64_t>(other);
     ENGINE_RETURN_IF_ERROR(cur.next());
   }
-  return -1;
+  return std::optional<int64_t>();
 }
 
 Status DmlRun::UniqueError(size_t ix) const {
@@ -134,23 +226,103 @@ Status DmlRun::UniqueError(size_t ix) const {
 
 Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
   *skip = false;
+  bool replaced = false;
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     const catalog::ColumnInfo& col = table_->columns[c];
     if (!col.not_null || static_cast<int>(c) == table_->rowid_alias || !vals[c].is_null()) {
       continue;
     }
-    if (dml_->conflict == ConflictAction::kIgnore) {
+    const ConflictAction action = Resolve(col.not_null_conflict);
+    if (action == ConflictAction::kIgnore) {
       *skip = true;
       return Status::OK();
     }
-    if (dml_->conflict == ConflictAction::kReplace && dml_->kind == plan::Dml::Kind::kInsert &&
-        c < dml_->defaults.size() && dml_->defaults[c] >= 0) {
+    if (action == ConflictAction::kReplace && c < dml_->defaults.size() && dml_->defaults[c] >= 0) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->defaults[c], &vals[c]));
       vals[c] = func::ApplyAffinity(vals[c], col.affinity, ctx_->arena());
-      if (!vals[c].is_null()) continue;
+      replaced = true;
+      continue;
     }
-    return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
+    return Fail(action == ConflictAction::kReplace ? ConflictAction::kAbort : action,
+                Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name));
   }
+  // SQLite's second pass: a REPLACE whose default is NULL fails as ABORT,
+  // after every other column's check.
+  for (size_t c = 0; replaced && c < table_->columns.size(); ++c) {
+    const catalog::ColumnInfo& col = table_->columns[c];
+    if (col.not_null && static_cast<int>(c) != table_->rowid_alias && vals[c].is_null()) {
+      return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
+    }
+  }
+  return Status::OK();
+}
+
+Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
+                           const std::vector<bool>* touched, bool* skip) {
+  *skip = false;
+  doomed_.clear();
+  auto rowid_check = [&]() -> Status {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
+    if (!found) return Status::OK();
+    if (upsert_) {
+      if (const plan::Dml::Upsert* u = UpsertFor(-1)) {
+        *skip = true;
+        upsert_hit_ = u;
+        upsert_row_ = rowid;
+        return Status::OK();
+      }
+    }
+    const ConflictAction action = force_abort_ ? ConflictAction::kAbort : rowid_action_;
+    switch (action) {
+      case ConflictAction::kIgnore:
+        *skip = true;
+        return Status::OK();
+      case ConflictAction::kReplace:
+        doomed_.push_back(rowid);
+        return Status::OK();
+      default:
+        return Fail(action, RowidError());
+    }
+  };
+  // The rowid goes first, or right after an UPSERT's target indexes.
+  if (check_rowid && !defer_rowid_ && upsert_first_ == 0) {
+    ENGINE_RETURN_IF_ERROR(rowid_check());
+    if (*skip) return Status::OK();
+  }
+  for (size_t k = 0; k < check_order_.size(); ++k) {
+    if (k == upsert_first_ && k > 0 && check_rowid && !defer_rowid_) [[unlikely]] {
+      ENGINE_RETURN_IF_ERROR(rowid_check());
+      if (*skip) return Status::OK();
+    }
+    const size_t ix = check_order_[k];
+    if (touched != nullptr && !(*touched)[ix]) continue;
+    ENGINE_ASSIGN_OR_RETURN(std::optional<int64_t> conflict, UniqueConflict(ix, vals, rowid, self));
+    if (!conflict) continue;
+    const int64_t other = *conflict;
+    if (upsert_) {
+      if (const plan::Dml::Upsert* u = UpsertFor(static_cast<int>(ix))) {
+        *skip = true;
+        upsert_hit_ = u;
+        upsert_row_ = other;
+        return Status::OK();
+      }
+    }
+    const ConflictAction action = force_abort_ ? ConflictAction::kAbort : index_action_[ix];
+    switch (action) {
+      case ConflictAction::kIgnore:
+        *skip = true;
+        return Status::OK();
+      case ConflictAction::kReplace:
+        doomed_.push_back(other);
+        break;
+      default:
+        return Fail(action, UniqueError(ix));
+    }
+  }
+  const bool rowid_last =
+      defer_rowid_ || (upsert_first_ > 0 && upsert_first_ == check_order_.size());
+  if (check_rowid && rowid_last) ENGINE_RETURN_IF_ERROR(rowid_check());
   return Status::OK();
 }
 
@@ -195,10 +367,12 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   return Status::OK();
 }
 
-Status DmlRun::DeleteRow(int64_t rowid) {
+Status DmlRun::DeleteRow(int64_t rowid, bool* deleted) {
   bool found = false;
+  if (deleted != nullptr) *deleted = false;
   ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
   if (!found) return Status::OK();
+  if (deleted != nullptr) *deleted = true;
   const Value* vals = old_.row(0);
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, vals, rowid));
@@ -215,7 +389,6 @@ Status DmlRun::DeleteRow(int64_t rowid) {
 
 Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out) {
   *skipped = false;
-  const ConflictAction action = dml_->conflict;
   int64_t rowid;
   bool explicit_rowid = false;
   if (rowid_in != nullptr && !rowid_in->is_null()) {
@@ -227,42 +400,25 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
     ENGINE_ASSIGN_OR_RETURN(rowid, NewRowid());
   }
   bool skip;
+  upsert_hit_ = nullptr;
   ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
+  if (!skip)
+    ENGINE_RETURN_IF_ERROR(CheckUnique(vals, rowid, nullptr, explicit_rowid, nullptr, &skip));
   if (skip) {
     *skipped = true;
+    if (upsert_hit_ != nullptr && !upsert_hit_->nothing) [[unlikely]] {
+      bool updated = false;
+      ENGINE_RETURN_IF_ERROR(UpsertUpdate(upsert_row_, *upsert_hit_, vals, rowid, &updated));
+      upserted_ = updated;
+    }
     return Status::OK();
-  }
-  doomed_.clear();
-  if (explicit_rowid) {
-    bool found = false;
-    ENGINE_RETURN_IF_ERROR(TableCursor().seek(rowid, &found));
-    if (found) {
-      if (action == ConflictAction::kIgnore) {
-        *skipped = true;
-        return Status::OK();
-      }
-      if (action != ConflictAction::kReplace) {
-        const std::string col = table_->rowid_alias >= 0
-                                    ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
-                                    : "rowid";
-        return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
-      }
-      doomed_.push_back(rowid);
-    }
-  }
-  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-    ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, vals, rowid, rowid));
-    if (other < 0) continue;
-    if (action == ConflictAction::kIgnore) {
-      *skipped = true;
-      return Status::OK();
-    }
-    if (action != ConflictAction::kReplace) return UniqueError(ix);
-    doomed_.push_back(other);
   }
   std::sort(doomed_.begin(), doomed_.end());
   doomed_.erase(std::unique(doomed_.begin(), doomed_.end()), doomed_.end());
   for (int64_t r : doomed_) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  // A deleted row may have been the largest rowid: the next new rowid is
+  // max(rowid) + 1 of the table as it is then, as in SQLite.
+  if (!doomed_.empty()) next_rowid_known_ = false;
   const size_t n = table_->columns.size();
   Value alias_saved;
   if (table_->rowid_alias >= 0) {
@@ -315,20 +471,47 @@ Status DmlRun::RunInsert(int64_t* changes, int64_t* last_rowid) {
       if (static_cast<int>(c) == table_->rowid_alias) continue;
       vals[c] = func::ApplyAffinity(vals[c], table_->columns[c].affinity, ctx_->arena());
     }
+    if (triggers_ && triggers_->has(TriggerRun::Timing::kBefore)) [[unlikely]] {
+      // NEW.rowid before the insert: the rowid given, else -1, as SQLite.
+      Value r = Value::Integer(-1);
+      if (has_rowid) {
+        r = func::ApplyAffinity(rowid_in, func::Affinity::kInteger, ctx_->arena());
+        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+      }
+      trig_row_.assign(vals.begin(), vals.end());
+      trig_row_.push_back(r);
+      if (table_->rowid_alias >= 0) trig_row_[static_cast<size_t>(table_->rowid_alias)] = r;
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kBefore, nullptr, trig_row_.data(), &ignore));
+      if (ignore) return Status::OK();
+    }
     bool skipped;
     int64_t rowid = 0;
     ENGINE_RETURN_IF_ERROR(
         InsertRow(vals.data(), has_rowid ? &rowid_in : nullptr, &skipped, &rowid));
+    if (upserted_) [[unlikely]] {
+      upserted_ = false;
+      ++*changes;  // DO UPDATE changed a row; no row was inserted
+    }
     if (!skipped) {
       ++*changes;
       *last_rowid = rowid;
       next_rowid_ = std::max(next_rowid_, rowid);
+      if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
+        trig_row_.assign(vals.begin(), vals.end());
+        trig_row_.push_back(Value::Integer(rowid));
+        bool ignore = false;
+        ENGINE_RETURN_IF_ERROR(
+            FireTriggers(TriggerRun::Timing::kAfter, nullptr, trig_row_.data(), &ignore));
+      }
     }
     return Status::OK();
   };
   if (dml_->source < 0) return insert_one(nullptr);
   SelectRun* run = ctx_->Run(dml_->source);
-  if (dml_->materialize_source) {
+  // A trigger may write what the source reads: gather the rows first.
+  if (dml_->materialize_source || triggers_) {
     ENGINE_RETURN_IF_ERROR(run->Materialize(&source_rows_));
     for (size_t i = 0; i < source_rows_.size(); ++i) {
       ENGINE_RETURN_IF_ERROR(insert_one(source_rows_.row(i)));
@@ -364,8 +547,209 @@ Status DmlRun::CollectRowids() {
   return Status::OK();
 }
 
+Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
+                            int64_t proposed_rowid, bool* updated) {
+  *updated = false;
+  const size_t n = table_->columns.size();
+  // The proposed row as "excluded", its rowid in the alias column.
+  excluded_.Reset(static_cast<int>(n));
+  excluded_.Add(proposed);
+  if (table_->rowid_alias >= 0) {
+    excluded_.mutable_row(0)[table_->rowid_alias] = Value::Integer(proposed_rowid);
+  }
+  bool found = false;
+  ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+  if (!found) return Status::OK();
+  SourceRow& target = ctx_->sources()[static_cast<size_t>(dml_->upsert_src)];
+  target.null_row = false;
+  target.values = nullptr;
+  target.rowid = rowid;
+  ENGINE_RETURN_IF_ERROR(target.reader.Parse(reader_.data(), reader_.size()));
+  SourceRow& excluded = ctx_->sources()[static_cast<size_t>(dml_->excluded_src)];
+  excluded.null_row = false;
+  excluded.values = excluded_.row(0);
+  excluded.rowid = proposed_rowid;
+  if (u.where >= 0) {
+    ENGINE_ASSIGN_OR_RETURN(int truth, ctx_->Truth(u.where));
+    if (truth != 1) return Status::OK();
+  }
+  std::vector<Value> newvals(u.sets.size());
+  for (size_t i = 0; i < u.sets.size(); ++i) {
+    ENGINE_RETURN_IF_ERROR(ctx_->Eval(u.sets[i].second, &newvals[i]));
+    newvals[i] = ctx_->arena().Copy(newvals[i]);
+  }
+  int64_t new_rowid = rowid;
+  auto apply_sets = [&]() -> Status {
+    const Value* old = old_.row(0);
+    row_.assign(old, old + n);
+    new_rowid = rowid;
+    for (size_t i = 0; i < u.sets.size(); ++i) {
+      const int c = u.sets[i].first;
+      if (c < 0) {
+        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+        new_rowid = r.as_int();
+        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+        continue;
+      }
+      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+    }
+    return Status::OK();
+  };
+  ENGINE_RETURN_IF_ERROR(apply_sets());
+  const size_t clause = static_cast<size_t>(&u - dml_->upsert.data());
+  TriggerRun* triggers =
+      clause < upsert_triggers_.size() ? upsert_triggers_[clause].get() : nullptr;
+  if (triggers != nullptr) {
+    trig_old_.Reset(static_cast<int>(n + 1));
+    trig_old_.Add(old_.row(0));
+    if (triggers->has(TriggerRun::Timing::kBefore)) {
+      trig_row_.assign(row_.begin(), row_.end());
+      trig_row_.push_back(Value::Integer(new_rowid));
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0),
+                                          trig_row_.data(), &ignore, triggers));
+      if (ignore) return Status::OK();
+      ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+      if (!found) return Status::OK();
+      ENGINE_RETURN_IF_ERROR(apply_sets());
+    }
+  }
+  const bool rowid_changed = new_rowid != rowid;
+  bool skip = false;
+  // SQLite runs the DO UPDATE as an UPDATE OR ABORT, whatever the INSERT's
+  // OR clause and the constraints' own ON CONFLICT.
+  force_abort_ = true;
+  Status not_null = CheckNotNull(row_.data(), &skip);
+  force_abort_ = false;
+  ENGINE_RETURN_IF_ERROR(not_null);
+  if (skip) return Status::OK();
+  std::vector<bool> touched(table_->indexes.size());
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    bool t = rowid_changed;
+    for (int c : table_->indexes[ix]->columns) {
+      for (const auto& s : u.sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
+    }
+    touched[ix] = t;
+  }
+  // The update's own conflicts are not the UPSERT's to resolve.
+  upsert_ = false;
+  force_abort_ = true;
+  Status checked = CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &skip);
+  force_abort_ = false;
+  upsert_ = true;
+  ENGINE_RETURN_IF_ERROR(checked);
+  if (skip) return Status::OK();
+  fresh_.Reset(static_cast<int>(n));
+  fresh_.Add(row_.data());
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
+  }
+  for (int64_t r : doomed_) {
+    if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  }
+  if (rowid_changed) {
+    BtCursor& cur = TableCursor();
+    ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
+    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
+  }
+  // A row deleted or moved may have held the largest rowid.
+  next_rowid_known_ = false;
+  Value* vals = fresh_.mutable_row(0);
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
+  auto rec = builder_.Build(vals, static_cast<int>(n));
+  BtCursor* hint = rowid_changed || !doomed_.empty() ? &TableCursor() : row_cur_;
+  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, hint));
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
+  }
+  *updated = true;
+  if (triggers != nullptr && triggers->has(TriggerRun::Timing::kAfter)) {
+    trig_row_.assign(vals, vals + n);
+    trig_row_.push_back(Value::Integer(new_rowid));
+    bool ignore = false;
+    ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0),
+                                        trig_row_.data(), &ignore, triggers));
+  }
+  return Status::OK();
+}
+
+Status DmlRun::RunView() {
+  // The rows first: the triggers may write what they are read from. A view's
+  // rows changed through INSTEAD OF triggers count in no changes().
+  const size_t n = table_->columns.size();
+  if (!triggers_) return Status::OK();
+  const bool insert = dml_->kind == plan::Dml::Kind::kInsert;
+  const int select = insert ? dml_->source : dml_->view_rows;
+  if (select >= 0) {
+    ENGINE_RETURN_IF_ERROR(ctx_->Run(select)->Materialize(&source_rows_));
+  } else {
+    source_rows_.Reset(0);  // DEFAULT VALUES: one row of NULLs
+  }
+  const size_t rows = select >= 0 ? source_rows_.size() : 1;
+  std::vector<Value> old_row(n + 1), new_row(n + 1);
+  for (size_t i = 0; i < rows; ++i) {
+    const Value* r = select >= 0 ? source_rows_.row(i) : nullptr;
+    std::fill(new_row.begin(), new_row.end(), Value::Null());
+    std::fill(old_row.begin(), old_row.end(), Value::Null());
+    const Value* old_arg = nullptr;
+    const Value* new_arg = nullptr;
+    if (insert) {
+      for (size_t c = 0; c < n; ++c) {
+        const int m = dml_->column_map[c];
+        if (m >= 0 && r != nullptr) new_row[c] = r[m];
+      }
+      new_arg = new_row.data();
+    } else {
+      for (size_t c = 0; c < n; ++c) old_row[c] = r[c];
+      old_arg = old_row.data();
+      if (dml_->kind == plan::Dml::Kind::kUpdate) {
+        new_row = old_row;
+        for (size_t k = 0; k < dml_->sets.size(); ++k) {
+          new_row[static_cast<size_t>(dml_->sets[k].first)] = r[n + k];
+        }
+        new_arg = new_row.data();
+      }
+    }
+    bool ignore = false;
+    ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kInsteadOf, old_arg, new_arg, &ignore));
+  }
+  return Status::OK();
+}
+
+Status DmlRun::RunDeleteWithTriggers(int64_t* changes) {
+  const size_t n = table_->columns.size();
+  for (int64_t rowid : rowids_) {
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+    if (!found) continue;
+    trig_old_.Reset(static_cast<int>(n + 1));
+    trig_old_.Add(old_.row(0));
+    bool ignore = false;
+    if (triggers_->has(TriggerRun::Timing::kBefore)) {
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0), nullptr, &ignore));
+      if (ignore) continue;
+    }
+    // A BEFORE trigger may have deleted the row already: then nothing more.
+    bool deleted = false;
+    ENGINE_RETURN_IF_ERROR(DeleteRow(rowid, &deleted));
+    if (!deleted) continue;
+    ++*changes;
+    if (triggers_->has(TriggerRun::Timing::kAfter)) {
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0), nullptr, &ignore));
+    }
+  }
+  return Status::OK();
+}
+
 Status DmlRun::RunDelete(int64_t* changes) {
   ENGINE_RETURN_IF_ERROR(CollectRowids());
+  if (triggers_) [[unlikely]]
+    return RunDeleteWithTriggers(changes);
   for (int64_t rowid : rowids_) {
     ENGINE_RETURN_IF_ERROR(DeleteRow(rowid));
     ++*changes;
@@ -393,22 +777,46 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->sets[i].second, &newvals[i]));
       newvals[i] = ctx_->arena().Copy(newvals[i]);
     }
-    const Value* old = old_.row(0);
-    row_.assign(old, old + n);
     int64_t new_rowid = rowid;
     bool rowid_changed = false;
-    for (size_t i = 0; i < dml_->sets.size(); ++i) {
-      const int c = dml_->sets[i].first;
-      if (c < 0) {
-        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
-        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
-        new_rowid = r.as_int();
-        rowid_changed = new_rowid != rowid;
-        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
-        continue;
+    // The row's new values: the old row with the SET values in place.
+    auto apply_sets = [&]() -> Status {
+      const Value* old = old_.row(0);
+      row_.assign(old, old + n);
+      new_rowid = rowid;
+      rowid_changed = false;
+      for (size_t i = 0; i < dml_->sets.size(); ++i) {
+        const int c = dml_->sets[i].first;
+        if (c < 0) {
+          const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+          if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+          new_rowid = r.as_int();
+          rowid_changed = new_rowid != rowid;
+          if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+          continue;
+        }
+        row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+            newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
       }
-      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
-          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+      return Status::OK();
+    };
+    ENGINE_RETURN_IF_ERROR(apply_sets());
+    if (triggers_) [[unlikely]] {
+      trig_old_.Reset(static_cast<int>(n + 1));
+      trig_old_.Add(old_.row(0));
+      if (triggers_->has(TriggerRun::Timing::kBefore)) {
+        trig_row_.assign(row_.begin(), row_.end());
+        trig_row_.push_back(Value::Integer(new_rowid));
+        bool ignore = false;
+        ENGINE_RETURN_IF_ERROR(
+            FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0), trig_row_.data(), &ignore));
+        if (ignore) continue;
+        // As SQLite: a row the trigger deleted is not updated; the columns
+        // not SET are read again, the trigger may have changed them.
+        ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
+        if (!found) continue;
+        ENGINE_RETURN_IF_ERROR(apply_sets());
+      }
     }
     bool skip;
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
@@ -421,36 +829,9 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       }
       touched[ix] = t;
     }
-    doomed_.clear();
     bool ignore_row = false;
-    if (rowid_changed) {
-      bool exists = false;
-      ENGINE_RETURN_IF_ERROR(TableCursor().seek(new_rowid, &exists));
-      if (exists) {
-        if (dml_->conflict == ConflictAction::kIgnore)
-          ignore_row = true;
-        else if (dml_->conflict == ConflictAction::kReplace)
-          doomed_.push_back(new_rowid);
-        else {
-          const std::string col =
-              table_->rowid_alias >= 0
-                  ? table_->columns[static_cast<size_t>(table_->rowid_alias)].name
-                  : "rowid";
-          return Status::Constraint("UNIQUE constraint failed: " + table_->name + "." + col);
-        }
-      }
-    }
-    for (size_t ix = 0; ix < table_->indexes.size() && !ignore_row; ++ix) {
-      if (!touched[ix]) continue;
-      ENGINE_ASSIGN_OR_RETURN(int64_t other, UniqueConflict(ix, row_.data(), new_rowid, rowid));
-      if (other < 0) continue;
-      if (dml_->conflict == ConflictAction::kIgnore)
-        ignore_row = true;
-      else if (dml_->conflict == ConflictAction::kReplace)
-        doomed_.push_back(other);
-      else
-        return UniqueError(ix);
-    }
+    ENGINE_RETURN_IF_ERROR(
+        CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &ignore_row));
     if (ignore_row) continue;
     // The new values must survive the deletes below (they may view the old page).
     RowStore& fresh = fresh_;
@@ -477,6 +858,13 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
     }
     ++*changes;
+    if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
+      trig_row_.assign(vals, vals + n);
+      trig_row_.push_back(Value::Integer(new_rowid));
+      bool ignore = false;
+      ENGINE_RETURN_IF_ERROR(
+          FireTriggers(TriggerRun::Timing::kAfter, trig_old_.row(0), trig_row_.data(), &ignore));
+    }
   }
   return Status::OK();
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/exec/exec_context.h"
+#include "engine/exec/trigger_run.h"
 #include "engine/storage/record.h"
 
 namespace engine::exec {
@@ -19,9 +20,16 @@ namespace engine::exec {
 class DmlRun {
  public:
   DmlRun(ExecContext* ctx, const plan::Dml* dml);
+  ~DmlRun();
+  // Plans the triggers the statement fires (none: nothing to do, and
+  // nothing is paid per row). `parent`: the trigger programs running it.
+  Status PrepareTriggers(const catalog::Schema* schema, const TriggerFrame* parent);
   // Runs the statement once; *changes counts rows written, *last_rowid is
   // the rowid of the last row inserted (unchanged when none was).
   Status Execute(int64_t* changes, int64_t* last_rowid);
+  // The resolved conflict action (ABORT, FAIL or ROLLBACK) of the
+  // constraint that failed the last execution: what the API undoes.
+  sql::ConflictAction failed_action() const { return failed_; }
 
  private:
   Status RunInsert(int64_t* changes, int64_t* last_rowid);
@@ -30,13 +38,37 @@ class DmlRun {
   Status CollectRowids();
   // Inserts one row of table-ordered values (affinity already applied).
   Status InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out);
-  // Checks NOT NULL; *skip for OR IGNORE.
+  // Checks NOT NULL in SQLite's two passes (REPLACE takes the default);
+  // *skip for IGNORE.
   Status CheckNotNull(Value* vals, bool* skip);
-  // Finds the rowid of a row other than `self` that has the same key in
-  // unique index `ix`; -1 when there is none.
-  Result<int64_t> UniqueConflict(size_t ix, const Value* vals, int64_t rowid, int64_t self);
+  // The rowid (when check_rowid) and UNIQUE checks in SQLite's order; fills
+  // doomed_ with the rows REPLACE deletes; *skip for IGNORE. `touched`
+  // (UPDATE) limits the checks to the indexes whose key changes.
+  Status CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
+                     const std::vector<bool>* touched, bool* skip);
+  // The action for a constraint declared with `declared`: the statement's
+  // OR clause wins, then the constraint's, then ABORT.
+  sql::ConflictAction Resolve(sql::ConflictAction declared) const;
+  Status Fail(sql::ConflictAction action, Status st);
+  // The first ON CONFLICT clause that covers constraint `ix` (-1: rowid).
+  const plan::Dml::Upsert* UpsertFor(int ix) const;
+  // DO UPDATE: the row `rowid` in the way of `proposed` updated by `u`.
+  Status UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
+                      int64_t proposed_rowid, bool* updated);
+  Status RowidError() const;
+  // Finds the rowid of a row other than `*self` (the row an UPDATE changes;
+  // null for an INSERT) that has the same key in unique index `ix`; none
+  // when there is none (any rowid, -1 too, may be the one found).
+  Result<std::optional<int64_t>> UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
+                                                const int64_t* self);
   Status UniqueError(size_t ix) const;
-  Status DeleteRow(int64_t rowid);
+  Status DeleteRow(int64_t rowid, bool* deleted = nullptr);
+  // Fires `run`'s triggers (null: the statement's own).
+  Status FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
+                      bool* ignore, TriggerRun* run = nullptr);
+  Status RunDeleteWithTriggers(int64_t* changes);
+  // A view's rows handed to its INSTEAD OF triggers.
+  Status RunView();
   Status DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   Status InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid);
   const Value* BuildKey(size_t ix, const Value* vals, int64_t rowid);
@@ -66,6 +98,27 @@ class DmlRun {
   RowStore fresh_;  // an updated row's new values
   int64_t next_rowid_ = 0;
   bool next_rowid_known_ = false;
+  // Unique indexes in the order SQLite checks them: the reverse of the
+  // table's list (SQLite prepends each index it adds), those declared ON
+  // CONFLICT REPLACE last (SQLite keeps them at the end of its list), so
+  // that no row is deleted for a row that another constraint then refuses.
+  // The declared action decides, not the statement's OR clause.
+  std::vector<size_t> check_order_;
+  std::vector<sql::ConflictAction> index_action_;  // resolved, by index
+  sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
+  bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
+  bool upsert_ = false;       // the INSERT has ON CONFLICT clauses
+  size_t upsert_first_ = 0;   // check_order_ begins with this many UPSERT targets
+  const plan::Dml::Upsert* upsert_hit_ = nullptr;  // the clause a conflict met
+  int64_t upsert_row_ = 0;                         // and the row in the way
+  bool upserted_ = false;                          // a DO UPDATE changed a row
+  bool force_abort_ = false;                       // checking a DO UPDATE: all ABORT
+  RowStore excluded_;
+  std::vector<std::unique_ptr<TriggerRun>> upsert_triggers_;  // UPDATE's, per DO UPDATE
+  sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
+  std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
+  RowStore trig_old_;                     // OLD of the row an UPDATE changes
+  std::vector<Value> trig_row_;
 };
 
 }  // namespace engine::exec

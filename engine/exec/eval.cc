@@ -214,6 +214,9 @@ Status ExecContext::Eval(int32_t id, Value* out) {
     }
     case Op::kFunction:
       return EvalFunction(n, out);
+    case Op::kRaise:
+      raised = static_cast<sql::ConflictAction>(n.sub);
+      return Status::Constraint(std::string(n.k.as_text()));
   }
   return Status::SqlError("bad expression");
 }

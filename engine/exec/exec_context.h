@@ -193,6 +193,10 @@ class ExecContext {
   // 1 true, 0 false, -1 NULL.
   Result<int> Truth(int32_t node);
 
+  // What the last RAISE() evaluated asked for (kDefault: none); only a
+  // trigger program can hold one.
+  sql::ConflictAction raised = sql::ConflictAction::kDefault;
+
   // The current group while evaluating aggregate-mode expressions.
   const Value* group_captures = nullptr;
   const Value* group_aggs = nullptr;

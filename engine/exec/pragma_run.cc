@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/exec/integrity_check.h"
+#include "engine/planner/view_columns.h"
 
 namespace engine::exec {
 namespace {
@@ -203,10 +204,16 @@ std::vector<int> PrimaryKeyPositions(const catalog::TableInfo& t) {
 Status TableInfo(const catalog::Schema& schema, const std::string& name, bool xinfo, Rows* rows) {
   const catalog::TableInfo* t = schema.FindTable(name);
   if (t == nullptr) {
-    if (schema.FindView(name) != nullptr) {
+    if (const catalog::ViewInfo* v = schema.FindView(name)) {
       // sqlite3 answers with the view's result columns and their declared
-      // types, which would take planning the view here.
-      return Status::NotSupported("PRAGMA table_info of a view is not supported");
+      // types; nothing else applies to a view.
+      ENGINE_ASSIGN_OR_RETURN(std::vector<plan::ViewColumn> cols, plan::ViewColumns(schema, *v));
+      for (size_t c = 0; c < cols.size(); ++c) {
+        rows->Add().Int(static_cast<int64_t>(c)).Text(cols[c].name).Text(cols[c].type);
+        rows->Int(0).Null().Int(0);
+        if (xinfo) rows->Int(0);
+      }
+      return Status::OK();
     }
     return Status::OK();  // sqlite3: no rows
   }

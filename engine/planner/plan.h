@@ -42,6 +42,7 @@ enum class Op : uint8_t {
   kCase,
   kCast,      // a AS aff
   kFunction,  // col: index into func's scalar function table; list of arguments; kCmp*
+  kRaise,     // RAISE() in a trigger: sub: sql::ConflictAction; k: the message
 };
 
 struct Node {
@@ -230,6 +231,29 @@ struct Dml {
   // `level` and `filters` as a one-table core, so the SELECT loop finds the rows.
   Core scan;
   Select scan_select;
+  // A view written through its INSTEAD OF triggers: `table` is then `view`,
+  // the view's columns as a table without a B-tree (for NEW and OLD), and
+  // the rows come from `source` (INSERT's) or `view_rows`: the view's rows
+  // that match WHERE, all its columns, then UPDATE's SET values in `sets`'
+  // order.
+  std::unique_ptr<catalog::TableInfo> view;
+  int view_rows = -1;
+  // INSERT ... ON CONFLICT: per clause, in order, the constraint it names
+  // (a position in table->indexes, -1 the rowid, kAnyConstraint none:
+  // every uniqueness constraint) and what a conflict there does: skip the
+  // row, or update the row in the way with `sets` (nodes that read it as
+  // source upsert_src and the row proposed as source excluded_src) where
+  // `where` holds.
+  struct Upsert {
+    static constexpr int kAnyConstraint = -2;
+    int target = kAnyConstraint;
+    bool nothing = true;
+    std::vector<std::pair<int, int32_t>> sets;  // table column (-1: rowid), value node
+    int32_t where = -1;
+  };
+  std::vector<Upsert> upsert;
+  int upsert_src = -1;
+  int excluded_src = -1;
 };
 
 // A recursive common table expression (planner/planner_cte.cc,

@@ -185,6 +185,12 @@ void Planner::SplitAnd(const sql::Ast& ast, sql::ExprId id, std::vector<sql::Exp
   out->push_back(id);
 }
 
+void Planner::SetTriggerRow(const catalog::TableInfo* table, bool has_old, bool has_new) {
+  trigger_table_ = table;
+  trigger_old_ = has_old;
+  trigger_new_ = has_new;
+}
+
 Result<int32_t> Planner::CompileExpr(const sql::Ast& ast, sql::ExprId id, const Scope* scope) {
   return Compile(ast, id, scope);
 }
@@ -278,6 +284,22 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
       return AddNode(g);
     }
     return id;
+  }
+  if (trigger_table_ != nullptr && !qual.empty() &&
+      ((trigger_new_ && EqualsNoCase(qual, "new")) ||
+       (trigger_old_ && EqualsNoCase(qual, "old")))) {
+    const catalog::TableInfo& t = *trigger_table_;
+    int c = t.FindColumn(name);
+    if (c < 0 && IsRowidName(name)) c = static_cast<int>(t.columns.size());
+    if (c >= 0) {
+      Node n;
+      n.op = Op::kParam;
+      const int base = EqualsNoCase(qual, "new") ? static_cast<int>(t.columns.size()) + 1 : 0;
+      n.col = base + c;
+      // No affinity: sqlite3 compares NEW.x / OLD.x as plain values
+      // (NEW.c = '7' is false for an INTEGER c holding 7).
+      return AddNode(n);
+    }
   }
   if (e.has(sql::Expr::kDoubleQuoted) && qual.empty()) {
     Node n;
@@ -634,6 +656,15 @@ Result<int32_t> Planner::CompileNode(const sql::Ast& ast, sql::ExprId id, const 
     }
     case sql::ExprKind::kFunction:
       return CompileFunction(ast, e, scope);
+    case sql::ExprKind::kRaise: {
+      if (trigger_table_ == nullptr) {
+        return Status::SqlError("RAISE() may only be used within a trigger-program");
+      }
+      n.op = Op::kRaise;
+      n.sub = e.op;
+      ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(ast.str(e.u.ids.a)), &n));
+      return AddNode(n);
+    }
   }
   return Status::SqlError("unsupported expression");
 }

@@ -55,6 +55,10 @@ class Planner {
   Result<int> PlanSelect(const sql::Ast& ast, sql::SelectId id, const Scope* outer);
   // Compiles an expression against `scope` (null: no columns visible).
   Result<int32_t> CompileExpr(const sql::Ast& ast, sql::ExprId id, const Scope* scope);
+  // Plans a trigger program's statement: NEW.x / OLD.x of `table` become
+  // parameters (OLD at 0..n, NEW at n+1..2n+1 for n columns, each block's
+  // last slot the rowid) and RAISE() is allowed.
+  void SetTriggerRow(const catalog::TableInfo* table, bool has_old, bool has_new);
   // Adds a node and returns its index.
   int32_t AddNode(const Node& n);
   // Marks column `col` of `src` as read (for covering index decisions).
@@ -143,6 +147,18 @@ class Planner {
   Result<const catalog::TableInfo*> WritableTable(const std::string& schema,
                                                   const std::string& name);
   void FinishScan(Dml* dml);
+  // INSERT / UPDATE / DELETE on a view with an INSTEAD OF trigger for the
+  // event (planner_view_dml.cc); null when `name` is not such a view.
+  const catalog::ViewInfo* InsteadOfView(const std::string& schema, const std::string& name,
+                                         sql::CreateTriggerStmt::Event event) const;
+  Status PlanViewInsert(const sql::Ast& ast, const sql::InsertStmt& st, const catalog::ViewInfo& v);
+  Status PlanViewChange(const sql::Ast& ast, const catalog::ViewInfo& v, const std::string& alias,
+                        sql::ExprId where,
+                        const std::vector<std::pair<std::string, sql::ExprId>>* assignments);
+  // Dml::upsert: the ON CONFLICT clauses of an INSERT.
+  Status PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml);
+  // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
+  Status CompileDefaults(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
                     sql::ExprId where, Scope* scope, Dml* dml, const std::string& indexed_by = {},
                     bool not_indexed = false);
@@ -200,6 +216,9 @@ class Planner {
   std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid
   std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
   int view_depth_ = 0;
+  const catalog::TableInfo* trigger_table_ = nullptr;  // see SetTriggerRow
+  bool trigger_old_ = false;
+  bool trigger_new_ = false;
   // While compiling an aggregate's argument: the scope whose columns must
   // not be captured as group values.
   const Scope* suppress_capture_ = nullptr;

@@ -1,5 +1,7 @@
 // INSERT, UPDATE and DELETE planning: column mapping, defaults, SET
 // expressions, and the access path that finds the rows to change.
+#include <algorithm>
+
 #include "engine/planner/planner.h"
 #include "engine/sql/parser.h"
 
@@ -34,6 +36,9 @@ Result<const catalog::TableInfo*> Planner::WritableTable(const std::string& sche
 
 Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
   WithScope with(this, ast, ast.statement_with);
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kInsert)) {
+    return PlanViewInsert(ast, st, *v);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kInsert;
@@ -55,7 +60,7 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
       }
       dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
     }
-  } else {
+  } else if (!st.default_values) {
     for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
   }
   if (st.select) {
@@ -77,10 +82,100 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
       }
     }
   }
+  ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
+  ENGINE_RETURN_IF_ERROR(PlanUpsert(ast, st, dml.get()));
+  prog_->dml = std::move(dml);
+  return Status::OK();
+}
+
+Status Planner::PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml) {
+  const catalog::TableInfo* t = dml->table;
+  if (st.upsert.empty()) return Status::OK();
+  // DO UPDATE reads the row in the way by the table's name and the row
+  // proposed as "excluded".
+  Scope scope;
+  ScopeItem target;
+  target.name = st.alias.empty() ? t->name : st.alias;
+  target.table = t;
+  target.src = NewSource();
+  ScopeItem excluded;
+  excluded.name = "excluded";
+  for (const catalog::ColumnInfo& c : t->columns) {
+    excluded.columns.push_back(c.name);
+    excluded.affinities.push_back(c.affinity);
+  }
+  excluded.hidden_rowid = false;
+  excluded.using_hidden = excluded.columns;  // only "excluded.x" names it
+  excluded.src = NewSource();
+  dml->upsert_src = target.src;
+  dml->excluded_src = excluded.src;
+  scope.items = {target, excluded};
+  scope.first_src = target.src;
+  for (const sql::UpsertClause& clause : st.upsert) {
+    Dml::Upsert u;
+    u.nothing = clause.do_nothing;
+    if (!clause.target.empty()) {
+      std::vector<int> cols;
+      for (const sql::IndexedColumn& ic : clause.target) {
+        const int c = t->FindColumn(ic.name);
+        if (c < 0) return Status::SqlError("no such column: " + ic.name);
+        cols.push_back(c);
+      }
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      int match = -2;
+      if (cols.size() == 1 && cols[0] == t->rowid_alias) match = -1;
+      for (size_t ix = 0; ix < t->indexes.size() && match == -2; ++ix) {
+        const catalog::IndexInfo* info = t->indexes[ix];
+        if (!info->unique || info->partial) continue;
+        std::vector<int> key = info->columns;
+        std::sort(key.begin(), key.end());
+        if (key == cols) match = static_cast<int>(ix);
+      }
+      if (match == -2) {
+        return Status::SqlError(
+            "ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint");
+      }
+      u.target = match;
+    }
+    for (const auto& [name, expr] : clause.assignments) {
+      int c = t->FindColumn(name);
+      if (c < 0 && IsRowidName(name)) {
+        c = -1;
+      } else if (c < 0) {
+        return Status::SqlError("no such column: " + name);
+      }
+      if (c == t->rowid_alias) c = -1;
+      ENGINE_ASSIGN_OR_RETURN(int32_t v, Compile(ast, expr, &scope));
+      bool replaced = false;
+      for (auto& s : u.sets) {
+        if (s.first == c) {
+          s.second = v;
+          replaced = true;
+        }
+      }
+      if (!replaced) u.sets.push_back({c, v});
+    }
+    if (clause.where != sql::kNoExpr) {
+      ENGINE_ASSIGN_OR_RETURN(u.where, Compile(ast, clause.where, &scope));
+    }
+    dml->upsert.push_back(std::move(u));
+  }
+  return Status::OK();
+}
+
+Status Planner::CompileDefaults(Dml* dml) {
+  const catalog::TableInfo* t = dml->table;
+  const size_t ncol = t->columns.size();
   dml->defaults.assign(ncol, -1);
   for (size_t c = 0; c < ncol; ++c) {
     const auto& def = t->columns[c].default_sql;
-    if (!def || dml->column_map[c] >= 0) continue;
+    if (!def) continue;
+    // An INSERT needs the defaults of the columns it does not supply; a
+    // NOT NULL ON CONFLICT REPLACE (or OR REPLACE) needs its column's
+    // default in place of a NULL, in an UPDATE too.
+    const bool omitted = dml->kind == Dml::Kind::kInsert && dml->column_map[c] < 0;
+    if (!omitted && !t->columns[c].not_null) continue;
     auto parsed = sql::ParseStatement("SELECT " + *def);
     if (!parsed.ok()) return parsed.status();
     views_.push_back(std::make_unique<sql::Statement>(std::move(*parsed)));
@@ -90,7 +185,6 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
     const sql::Select& s = ds.ast.select(sel->select);
     ENGINE_ASSIGN_OR_RETURN(dml->defaults[c], Compile(ds.ast, s.cores[0].columns[0].expr, nullptr));
   }
-  prog_->dml = std::move(dml);
   return Status::OK();
 }
 
@@ -125,6 +219,9 @@ void Planner::FinishScan(Dml* dml) {
 
 Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
   WithScope with(this, ast, ast.statement_with);
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kUpdate)) {
+    return PlanViewChange(ast, *v, st.alias, st.where, &st.assignments);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kUpdate;
@@ -149,6 +246,7 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
     }
     if (!replaced) dml->sets.push_back({c, v});
   }
+  ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
   SetSingleLevel(dml->level.src);
   ChooseAccess(&dml->level, dml->filters, 0);
   FinishScan(dml.get());
@@ -158,6 +256,9 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
 
 Status Planner::PlanDelete(const sql::Ast& ast, const sql::DeleteStmt& st) {
   WithScope with(this, ast, ast.statement_with);
+  if (const auto* v = InsteadOfView(st.schema, st.table, sql::CreateTriggerStmt::Event::kDelete)) {
+    return PlanViewChange(ast, *v, st.alias, st.where, nullptr);
+  }
   ENGINE_ASSIGN_OR_RETURN(const catalog::TableInfo* t, WritableTable(st.schema, st.table));
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kDelete;

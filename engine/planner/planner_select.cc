@@ -6,6 +6,7 @@
 #include "engine/planner/order_proof.h"
 #include "engine/planner/planner.h"
 #include "engine/planner/planner_window.h"
+#include "engine/planner/view_columns.h"
 #include "engine/sql/parser.h"
 
 namespace engine::plan {
@@ -168,7 +169,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       --view_depth_;
       if (!sel.ok()) return Status(sel.status()).WithOffset(-1);
       const Select& s = prog_->selects[static_cast<size_t>(*sel)];
-      item.columns = v->columns.empty() ? s.names : v->columns;
+      item.columns = v->columns.empty() ? UniqueColumnNames(s.names) : v->columns;
       if (item.columns.size() != static_cast<size_t>(s.visible)) {
         return Status::SqlError("expected " + std::to_string(item.columns.size()) +
                                 " columns for '" + v->name + "' but got " +
@@ -182,8 +183,11 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       level.access = Access::kSubquery;
       level.display = item.name;
     } else {
-      return Status::SqlError("no such table: " +
-                              (ref.schema.empty() ? ref.name : ref.schema + "." + ref.name));
+      // A view's body names the tables of its own schema: sqlite3 says so.
+      return Status::SqlError(
+          "no such table: " +
+          (!ref.schema.empty() ? ref.schema + "." : std::string(view_depth_ > 0 ? "main." : "")) +
+          ref.name);
     }
   }
   item.src = NewSource();

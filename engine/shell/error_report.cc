@@ -20,7 +20,7 @@ constexpr std::array<MessageCode, 3> kMessageCodes = {{
 }};
 
 // SQL errors that SQLite, too, finds only while stepping.
-constexpr std::array<std::string_view, 15> kRuntimeMessages = {
+constexpr std::array<std::string_view, 16> kRuntimeMessages = {
     "integer overflow",
     "datatype mismatch",
     "string or blob too big",
@@ -36,6 +36,7 @@ constexpr std::array<std::string_view, 15> kRuntimeMessages = {
     "frame ending offset must be a non-negative integer",
     "frame starting offset must be a non-negative number",
     "frame ending offset must be a non-negative number",
+    "too many levels of trigger recursion",
 };
 
 }  // namespace

@@ -52,6 +52,7 @@ enum class ExprKind : uint8_t {
                // kOver: u.ids.b indexes Ast::windows (f(...) OVER ...)
   kSubquery,   // (u.select), a scalar subquery
   kExists,     // EXISTS (u.select)
+  kRaise,      // RAISE(op: ConflictAction kIgnore/kRollback/kAbort/kFail[, u.ids.a: message])
 };
 
 enum class UnaryOp : uint8_t { kNegate, kPlus, kNot, kBitNot };
@@ -336,16 +337,48 @@ struct CreateViewStmt {
   std::string schema_sql;
 };
 
+// CREATE TRIGGER. The body is kept as the text of each statement (parsed
+// again, each into its own tree, when a statement that fires it is planned);
+// the WHEN clause is an expression of this statement's Ast.
+struct CreateTriggerStmt {
+  enum class Timing : uint8_t { kBefore, kAfter, kInsteadOf };
+  enum class Event : uint8_t { kInsert, kUpdate, kDelete };
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::string schema;
+  std::string name;
+  uint32_t name_at = 0;  // byte offset of the name, for "trigger t already exists"
+  Timing timing = Timing::kBefore;
+  Event event = Event::kInsert;
+  std::vector<std::string> columns;  // UPDATE OF columns; empty: any
+  std::string table_schema;
+  std::string table;
+  ExprId when = kNoExpr;
+  std::vector<std::string> body;
+  std::string schema_sql;
+};
+
 struct DropStmt {
-  enum class Kind : uint8_t { kTable, kIndex, kView };
+  enum class Kind : uint8_t { kTable, kIndex, kView, kTrigger };
   Kind kind = Kind::kTable;
   bool if_exists = false;
   std::string schema;
   std::string name;
 };
 
+// ON CONFLICT [(target) [WHERE ...]] DO NOTHING | DO UPDATE SET ... [WHERE
+// ...] of an INSERT (UPSERT).
+struct UpsertClause {
+  std::vector<IndexedColumn> target;  // empty: any PRIMARY KEY or UNIQUE conflict
+  ExprId target_where = kNoExpr;
+  bool do_nothing = true;
+  std::vector<std::pair<std::string, ExprId>> assignments;  // DO UPDATE SET
+  ExprId where = kNoExpr;                                   // DO UPDATE ... WHERE
+};
+
 struct InsertStmt {
   ConflictAction conflict = ConflictAction::kDefault;  // INSERT OR x / REPLACE INTO
+  std::vector<UpsertClause> upsert;                    // ON CONFLICT clauses, in order
   std::string schema;
   std::string table;
   std::string alias;
@@ -395,9 +428,9 @@ struct PragmaStmt {
   std::optional<std::string> value;  // = value or (value), as written (quotes removed)
 };
 
-using StatementBody =
-    std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt, CreateIndexStmt,
-                 CreateViewStmt, DropStmt, BeginStmt, CommitStmt, RollbackStmt, PragmaStmt>;
+using StatementBody = std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt,
+                                   CreateIndexStmt, CreateViewStmt, DropStmt, BeginStmt, CommitStmt,
+                                   RollbackStmt, PragmaStmt, CreateTriggerStmt>;
 
 enum class ExplainMode : uint8_t { kNone, kExplain, kQueryPlan };
 

@@ -223,6 +223,9 @@ Status Parser::ParseDrop(Statement& st) {
     drop.kind = DropStmt::Kind::kIndex;
   } else if (Accept(TokenKind::kView)) {
     drop.kind = DropStmt::Kind::kView;
+  } else if (IsWord(Peek(), "TRIGGER")) {
+    Advance();
+    drop.kind = DropStmt::Kind::kTrigger;
   } else {
     return ErrorNear();
   }

@@ -70,6 +70,10 @@ class Parser {
   Status ParseTableConstraint(CreateTableStmt& table);
   Status ParseCreateIndex(Statement& st, bool unique);
   Status ParseCreateView(Statement& st, bool temporary);
+  Status ParseCreateTrigger(Statement& st, bool temporary);  // parser_trigger.cc
+  Result<ExprId> ParseRaise();
+  // Whether `t` is the (non-reserved) word `word`, as TRIGGER, BEFORE, ...
+  bool IsWord(const Token& t, std::string_view word) const;
   Status ParseDrop(Statement& st);
   Status ParseInsert(Statement& st);
   Status ParseUpdate(Statement& st);

@@ -55,6 +55,10 @@ Status Parser::ParseCreate(Statement& st) {
   }
   if (Accept(TokenKind::kTable)) return ParseCreateTable(st, temporary);
   if (Accept(TokenKind::kView)) return ParseCreateView(st, temporary);
+  if (IsWord(Peek(), "TRIGGER")) {
+    Advance();
+    return ParseCreateTrigger(st, temporary);
+  }
   if (!temporary && Accept(TokenKind::kIndex)) return ParseCreateIndex(st, false);
   return ErrorNear();
 }

@@ -29,6 +29,40 @@ Status Parser::ParseInsert(Statement& st) {
     ENGINE_ASSIGN_OR_RETURN(SelectId select, ParseSelect());
     insert.select = select;
   }
+  // UPSERT: ON CONFLICT [(columns) [WHERE expr]] DO NOTHING | DO UPDATE SET
+  // ... [WHERE expr], repeated.
+  while (PeekIs(TokenKind::kOn) && PeekIs(TokenKind::kConflict, 1)) {
+    // Only the last clause may go without a target, as in parse.y.
+    if (!insert.upsert.empty() && insert.upsert.back().target.empty()) return ErrorNear();
+    Advance();
+    Advance();
+    UpsertClause clause;
+    if (PeekIs(TokenKind::kLParen)) {
+      ENGINE_ASSIGN_OR_RETURN(clause.target, ParseIndexedColumns());
+      if (Accept(TokenKind::kWhere)) {
+        ENGINE_ASSIGN_OR_RETURN(clause.target_where, ParseExpr());
+      }
+    }
+    if (!IsWord(Peek(), "DO")) return ErrorNear();
+    Advance();
+    if (Accept(TokenKind::kUpdate)) {
+      clause.do_nothing = false;
+      ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kSet));
+      do {
+        ENGINE_ASSIGN_OR_RETURN(std::string column, ParseName());
+        ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kEq));
+        ENGINE_ASSIGN_OR_RETURN(ExprId value, ParseExpr());
+        clause.assignments.emplace_back(std::move(column), value);
+      } while (Accept(TokenKind::kComma));
+      if (Accept(TokenKind::kWhere)) {
+        ENGINE_ASSIGN_OR_RETURN(clause.where, ParseExpr());
+      }
+    } else {
+      if (!IsWord(Peek(), "NOTHING")) return ErrorNear();
+      Advance();
+    }
+    insert.upsert.push_back(std::move(clause));
+  }
   st.body = std::move(insert);
   return Status::OK();
 }

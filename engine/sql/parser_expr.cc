@@ -386,6 +386,7 @@ Result<ExprId> Parser::ParsePrimary() {
   const Token& t = Peek();
   if (t.kind == TokenKind::kCast && PeekIs(TokenKind::kLParen, 1)) return ParseCast();
   if (IsTimeKeyword(t)) return ParseTimeKeyword();
+  if (PeekIs(TokenKind::kLParen, 1) && IsWord(t, "RAISE")) return ParseRaise();
   if (PeekIs(TokenKind::kLParen, 1) && IsName(t) && t.kind != TokenKind::kString) {
     return ParseFunctionCall();
   }

@@ -6,8 +6,6 @@
 namespace engine::sql {
 namespace {
 
-// RECURSIVE and MATERIALIZED are fallback keywords in SQLite (usable as
-// names), so they stay identifiers here and are recognised by their spelling.
 bool SameNoCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -17,18 +15,17 @@ bool SameNoCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-bool IsWord(const Token& t, std::string_view text, std::string_view upper) {
-  return t.kind == TokenKind::kIdentifier && SameNoCase(text, upper);
-}
-
 }  // namespace
 
+// RECURSIVE and MATERIALIZED are fallback keywords in SQLite (usable as
+// names), so they stay identifiers here and are recognised by their spelling
+// (Parser::IsWord).
 Result<int32_t> Parser::ParseWith() {
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kWith));
   WithClause with;
   // After WITH the word is always the keyword (`WITH recursive AS ...` is
   // a syntax error in SQLite too).
-  if (IsWord(Peek(), Text(Peek()), "RECURSIVE")) {
+  if (IsWord(Peek(), "RECURSIVE")) {
     Advance();
     with.recursive = true;
   }
@@ -37,11 +34,11 @@ Result<int32_t> Parser::ParseWith() {
     ENGINE_ASSIGN_OR_RETURN(cte.name, ParseName());
     if (PeekIs(TokenKind::kLParen)) ENGINE_RETURN_IF_ERROR(ParseNameList(cte.columns));
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kAs));
-    if (IsWord(Peek(), Text(Peek()), "MATERIALIZED")) {
+    if (IsWord(Peek(), "MATERIALIZED")) {
       Advance();
       cte.materialized = CommonTableExpr::Materialized::kYes;
     } else if (Accept(TokenKind::kNot)) {
-      if (!IsWord(Peek(), Text(Peek()), "MATERIALIZED")) return ErrorNear();
+      if (!IsWord(Peek(), "MATERIALIZED")) return ErrorNear();
       Advance();
       cte.materialized = CommonTableExpr::Materialized::kNo;
     }

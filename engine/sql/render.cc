@@ -286,6 +286,14 @@ void Renderer::Expr(ExprId id) {
       Select(e.u.select);
       out += ')';
       return;
+    case ExprKind::kRaise: {
+      static const char* const kActions[] = {"", "ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"};
+      out += "RAISE(";
+      out += kActions[e.op < 6 ? e.op : 0];
+      if (e.u.ids.a != kNoStr) out += ", " + QuoteString(ast_.str(e.u.ids.a));
+      out += ')';
+      return;
+    }
   }
 }
 

@@ -73,6 +73,7 @@ class Statement {
     kCreateTable,
     kCreateIndex,
     kCreateView,
+    kCreateTrigger,
     kDrop,
     kBegin,
     kCommit,
