@@ -113,10 +113,9 @@ Status JournalWriter::Seal(bool sync, bool full) {
 }
 
 Status JournalWriter::Delete(bool sync_dir) {
-  std::string path = file_->path();
   file_.reset();
-  ENGINE_RETURN_IF_ERROR(env_.Delete(path));
-  return sync_dir ? env_.SyncDir(path) : Status::OK();
+  ENGINE_RETURN_IF_ERROR(env_.Delete(path_));
+  return sync_dir ? env_.SyncDir(path_) : Status::OK();
 }
 
 Result<uint32_t> PlaybackJournal(Env& env, File& db, const std::string& journal_path,

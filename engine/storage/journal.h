@@ -60,19 +60,26 @@ class JournalWriter {
   // Commit point of a DELETE-mode transaction. With `sync_dir` the
   // deletion is made durable too (SQLite's synchronous=EXTRA): otherwise a
   // power cut may bring the journal back, and it would undo the commit.
+  // May be called again after it failed.
   Status Delete(bool sync_dir);
 
  private:
   JournalWriter(Env& env, std::unique_ptr<File> f, uint32_t page_size, uint32_t orig,
                 uint32_t nonce)
-      : env_(env), file_(std::move(f)), page_size_(page_size), orig_pages_(orig), nonce_(nonce) {}
+      : env_(env),
+        path_(f->path()),
+        file_(std::move(f)),
+        page_size_(page_size),
+        orig_pages_(orig),
+        nonce_(nonce) {}
   Status WriteHeader(uint64_t at);
   // Writes the gathered records out.
   Status Flush();
 
   Env& env_;
-  std::unique_ptr<File> file_;
-  bool dir_synced_ = false;  // the journal's name is durable
+  std::string path_;
+  std::unique_ptr<File> file_;  // null once deleted
+  bool dir_synced_ = false;     // the journal's name is durable
   uint32_t page_size_;
   uint32_t orig_pages_;
   uint32_t nonce_;

@@ -567,6 +567,9 @@ Status Pager::Commit() {
       ENGINE_RETURN_IF_ERROR(journal_->Seal(sync, opts_.synchronous == Synchronous::kFull));
     }
     ENGINE_RETURN_IF_ERROR(file_->Lock(LockLevel::kExclusive));
+    // From here on the file changes: a commit that fails before its commit
+    // point must be rolled back from the journal, not just forgotten.
+    spilled_ = true;
     ENGINE_RETURN_IF_ERROR(WriteDirty(/*only_unpinned=*/false));
     ENGINE_ASSIGN_OR_RETURN(uint64_t size, file_->Size());
     uint64_t want = uint64_t{page_count_} * page_size_;
