@@ -82,7 +82,7 @@ class SimFile final : public File {
     Status st = env_->Step();
     if (!st.ok()) {
       // The write in flight when the power went may have partly landed.
-      if (!was_cut) ino_->unsynced.push_back(std::move(op));
+      if (!was_cut && env_->power_cut()) ino_->unsynced.push_back(std::move(op));
       return st;
     }
     Apply(ino_->data, op, n);
@@ -139,6 +139,10 @@ Status FaultInjectionEnv::Step() {
   if (cut_at_ != 0 && ops_ >= cut_at_) {
     cut_ = true;
     return PowerCut();
+  }
+  if (fail_at_ != 0 && ops_ >= fail_at_) {
+    fail_at_ = 0;
+    return Status::IOError("disk I/O error (injected)");
   }
   return Status::OK();
 }
@@ -202,8 +206,14 @@ Status FaultInjectionEnv::SyncDir(const std::string& path) {
   return Status::OK();
 }
 
+std::map<std::string, std::string> FaultInjectionEnv::Current() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, ino] : names_) out[name] = ino->data;
+  return out;
+}
+
 std::map<std::string, std::string> FaultInjectionEnv::Survivors(CutMode mode,
-                                                                 std::mt19937_64& rng) const {
+                                                                std::mt19937_64& rng) const {
   std::map<std::string, std::string> out;
   for (const std::string& name : all_names_) {
     auto now = names_.find(name);

@@ -38,6 +38,9 @@ class FaultInjectionEnv final : public Env {
   // The power goes at the n-th mutating operation from now (1-based: a
   // write, sync, truncation, creation, deletion or directory sync); 0: never.
   void CutAt(uint64_t n) { cut_at_ = n == 0 ? 0 : ops_ + n; }
+  // The n-th mutating operation from now fails with an I/O error, once; the
+  // disk keeps working (a full disk, a transient error). 0: never.
+  void FailOnce(uint64_t n) { fail_at_ = n == 0 ? 0 : ops_ + n; }
   // Mutating operations so far.
   uint64_t ops() const { return ops_; }
   bool power_cut() const { return cut_; }
@@ -45,6 +48,8 @@ class FaultInjectionEnv final : public Env {
   // workload starts from), and forgets the history.
   void SyncEverything();
 
+  // Every name with what the process sees in it now (no power cut).
+  std::map<std::string, std::string> Current() const;
   // After the cut (or at any time): the bytes of each surviving name.
   std::map<std::string, std::string> Survivors(CutMode mode, std::mt19937_64& rng) const;
   // Replaces the real files of those names with the survivors' bytes, and
@@ -75,10 +80,11 @@ class FaultInjectionEnv final : public Env {
  private:
   uint64_t ops_ = 0;
   uint64_t cut_at_ = 0;
+  uint64_t fail_at_ = 0;
   bool cut_ = false;
   std::map<std::string, std::shared_ptr<Inode>> names_;    // as the process sees them
   std::map<std::string, std::shared_ptr<Inode>> durable_;  // as of the last directory sync
-  std::vector<std::string> all_names_;                      // every name ever bound
+  std::vector<std::string> all_names_;                     // every name ever bound
 };
 
 }  // namespace engine::testing
