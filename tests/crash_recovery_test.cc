@@ -15,6 +15,7 @@
 #include <set>
 
 #include "engine/storage/pager.h"
+#include "engine/storage/posix_env.h"
 #include "engine/testing/sqlite_oracle.h"
 #include "engine/testing/temp_dir.h"
 

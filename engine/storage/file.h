@@ -1,6 +1,11 @@
-// A database or journal file: positioned reads and writes, fsync, and the
-// POSIX advisory byte-range locks of SQLite's unix VFS, so that the engine
-// and the real sqlite3 never write the same file at the same time.
+// A database or journal file as the pager sees it: positioned reads and
+// writes, fsync, truncation and SQLite's lock levels. The pager and the
+// journals reach every file through this interface, obtained from an Env
+// (engine/storage/env.h): the POSIX one in production, a simulated disk in
+// the power-loss tests, memory for a future `:memory:` database.
+//
+// Pages are read and written whole, so one virtual call per I/O costs
+// nothing measurable; nothing here is called per row.
 #pragma once
 
 #include <sys/types.h>
@@ -23,43 +28,38 @@ inline constexpr off_t kSharedSize = 510;
 
 class File {
  public:
+  // kCreate opens read-write and creates the file when it is missing.
   enum class Mode { kReadOnly, kReadWrite, kCreate };
-  static Result<std::unique_ptr<File>> Open(const std::string& path, Mode mode);
-  ~File();
+
+  explicit File(std::string path) : path_(std::move(path)) {}
+  virtual ~File() = default;
   File(const File&) = delete;
   File& operator=(const File&) = delete;
 
   // Reads exactly n bytes at off; bytes past the end of the file read as
   // zero and *got (if given) tells how many were really there.
-  Status ReadAt(uint64_t off, void* buf, size_t n, size_t* got = nullptr);
-  Status WriteAt(uint64_t off, const void* buf, size_t n);
-  Status Sync();
-  Status Truncate(uint64_t size);
-  Result<uint64_t> Size() const;
+  virtual Status ReadAt(uint64_t off, void* buf, size_t n, size_t* got = nullptr) = 0;
+  virtual Status WriteAt(uint64_t off, const void* buf, size_t n) = 0;
+  // Makes the file's bytes and size durable (fdatasync); not its name: see
+  // Env::SyncDir.
+  virtual Status Sync() = 0;
+  virtual Status Truncate(uint64_t size) = 0;
+  virtual Result<uint64_t> Size() const = 0;
   const std::string& path() const { return path_; }
 
   // Moves this process's lock on the file to `level` (up or down), without
   // waiting: a conflicting lock held by another process gives Busy.
-  Status Lock(LockLevel level);
+  virtual Status Lock(LockLevel level) = 0;
   LockLevel lock_level() const { return lock_; }
   // True when another process holds RESERVED or higher (a writer is active),
   // which is what decides whether a journal is hot.
-  Result<bool> OtherHasReserved() const;
+  virtual Result<bool> OtherHasReserved() const = 0;
 
-  static bool Exists(const std::string& path);
-  static Status Delete(const std::string& path);
+ protected:
+  LockLevel lock_ = LockLevel::kNone;  // kept by the implementation's Lock
 
  private:
-  File(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  Status SetRange(short type, off_t start, off_t len);
-  int fd_;
   std::string path_;
-  LockLevel lock_ = LockLevel::kNone;
 };
-
-// Crash-test hook: after `n` more writes or syncs (n >= 1) through any File,
-// the process kills itself with SIGKILL, as a crash would. 0 disables it.
-// Used only by the crash-recovery tests, which run it in a forked child.
-void SetCrashAfterFileOps(uint64_t n);
 
 }  // namespace engine

@@ -29,14 +29,14 @@ uint32_t JournalChecksum(uint32_t nonce, const uint8_t* page, uint32_t page_size
   return sum;
 }
 
-Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(const std::string& path,
+Result<std::unique_ptr<JournalWriter>> JournalWriter::Create(Env& env, const std::string& path,
                                                              uint32_t page_size,
                                                              uint32_t orig_page_count,
                                                              JournalBuffer* buffer) {
-  ENGINE_ASSIGN_OR_RETURN(auto file, File::Open(path, File::Mode::kCreate));
+  ENGINE_ASSIGN_OR_RETURN(auto file, env.Open(path, File::Mode::kCreate));
   ENGINE_RETURN_IF_ERROR(file->Truncate(0));
   std::unique_ptr<JournalWriter> w(
-      new JournalWriter(std::move(file), page_size, orig_page_count, NewNonce()));
+      new JournalWriter(env, std::move(file), page_size, orig_page_count, NewNonce()));
   // Room for 64 records: one write per 64 pages at most.
   if (buffer != nullptr) w->buf_ = buffer;
   const size_t need = 64 * (8 + size_t{page_size});
@@ -98,20 +98,29 @@ Status JournalWriter::Seal(bool sync, bool full) {
   uint8_t n[4];
   put_u32(n, unsealed_);
   ENGINE_RETURN_IF_ERROR(file_->WriteAt(segment_start_ + 8, n, 4));
-  if (sync) ENGINE_RETURN_IF_ERROR(file_->Sync());
+  if (sync) {
+    ENGINE_RETURN_IF_ERROR(file_->Sync());
+    if (!dir_synced_) {
+      // As SQLite's unix VFS does on a journal's first fsync: a name that a
+      // power cut can forget would leave the database changes that follow
+      // with nothing to undo them.
+      ENGINE_RETURN_IF_ERROR(env_.SyncDir(file_->path()));
+      dir_synced_ = true;
+    }
+  }
   unsealed_ = 0;
   return Status::OK();
 }
 
-Status JournalWriter::Delete() {
-  std::string path = file_->path();
+Status JournalWriter::Delete(bool sync_dir) {
   file_.reset();
-  return File::Delete(path);
+  ENGINE_RETURN_IF_ERROR(env_.Delete(path_));
+  return sync_dir ? env_.SyncDir(path_) : Status::OK();
 }
 
-Result<uint32_t> PlaybackJournal(File& db, const std::string& journal_path, uint32_t page_size,
-                                 bool hot) {
-  ENGINE_ASSIGN_OR_RETURN(auto jf, File::Open(journal_path, File::Mode::kReadOnly));
+Result<uint32_t> PlaybackJournal(Env& env, File& db, const std::string& journal_path,
+                                 uint32_t page_size, bool hot) {
+  ENGINE_ASSIGN_OR_RETURN(auto jf, env.Open(journal_path, File::Mode::kReadOnly));
   ENGINE_ASSIGN_OR_RETURN(uint64_t jsize, jf->Size());
   uint64_t off = 0;
   uint32_t orig_pages = 0;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "engine/storage/env.h"
 #include "engine/storage/file.h"
 
 namespace engine {
@@ -39,9 +40,9 @@ struct JournalBuffer {
 class JournalWriter {
  public:
   // Creates (truncating) the journal and writes the first segment header.
-  // `buffer` (optional) is lent for the writer's lifetime.
-  static Result<std::unique_ptr<JournalWriter>> Create(const std::string& path, uint32_t page_size,
-                                                       uint32_t orig_page_count,
+  // `buffer` (optional) is lent for the writer's lifetime; so is `env`.
+  static Result<std::unique_ptr<JournalWriter>> Create(Env& env, const std::string& path,
+                                                       uint32_t page_size, uint32_t orig_page_count,
                                                        JournalBuffer* buffer = nullptr);
   // Appends the original image of page `pgno` to the open segment. Records
   // are gathered in memory and written together (by Seal, or once enough
@@ -51,20 +52,34 @@ class JournalWriter {
   Status Append(uint32_t pgno, const uint8_t* page);
   // Makes every record so far durable and counted: fsync, record count into
   // the segment header, fsync again (twice only when `full`). Records
-  // appended later go to a new segment.
+  // appended later go to a new segment. The first synced seal also syncs
+  // the directory, so that the journal's name is as durable as its bytes
+  // before the database file changes.
   Status Seal(bool sync, bool full);
   bool has_unsealed_records() const { return unsealed_ > 0; }
-  // Commit point of a DELETE-mode transaction.
-  Status Delete();
+  // Commit point of a DELETE-mode transaction. With `sync_dir` the
+  // deletion is made durable too (SQLite's synchronous=EXTRA): otherwise a
+  // power cut may bring the journal back, and it would undo the commit.
+  // May be called again after it failed.
+  Status Delete(bool sync_dir);
 
  private:
-  JournalWriter(std::unique_ptr<File> f, uint32_t page_size, uint32_t orig, uint32_t nonce)
-      : file_(std::move(f)), page_size_(page_size), orig_pages_(orig), nonce_(nonce) {}
+  JournalWriter(Env& env, std::unique_ptr<File> f, uint32_t page_size, uint32_t orig,
+                uint32_t nonce)
+      : env_(env),
+        path_(f->path()),
+        file_(std::move(f)),
+        page_size_(page_size),
+        orig_pages_(orig),
+        nonce_(nonce) {}
   Status WriteHeader(uint64_t at);
   // Writes the gathered records out.
   Status Flush();
 
-  std::unique_ptr<File> file_;
+  Env& env_;
+  std::string path_;
+  std::unique_ptr<File> file_;  // null once deleted
+  bool dir_synced_ = false;     // the journal's name is durable
   uint32_t page_size_;
   uint32_t orig_pages_;
   uint32_t nonce_;
@@ -83,7 +98,7 @@ class JournalWriter {
 // rollback (`hot` false) also plays the unsealed tail of the last segment.
 // Stops at the first record whose checksum fails, as SQLite does. Returns
 // the original page count, or 0 when the journal held nothing to undo.
-Result<uint32_t> PlaybackJournal(File& db, const std::string& journal_path, uint32_t page_size,
-                                 bool hot);
+Result<uint32_t> PlaybackJournal(Env& env, File& db, const std::string& journal_path,
+                                 uint32_t page_size, bool hot);
 
 }  // namespace engine

@@ -22,8 +22,8 @@ std::string PageMsg(uint32_t pgno, uint32_t count) {
 
 }  // namespace
 
-Pager::Pager(std::string path, std::unique_ptr<File> file, const PagerOptions& opts)
-    : path_(std::move(path)), file_(std::move(file)), opts_(opts) {
+Pager::Pager(std::string path, Env* env, std::unique_ptr<File> file, const PagerOptions& opts)
+    : path_(std::move(path)), env_(env), file_(std::move(file)), opts_(opts), stmt_(env) {
   opts_.cache_pages = std::max(opts_.cache_pages, kMinCachePages);
 }
 
@@ -35,7 +35,8 @@ Pager::~Pager() {
 }
 
 Result<std::unique_ptr<Pager>> Pager::Open(const std::string& path, const PagerOptions& opts) {
-  bool exists = File::Exists(path);
+  Env* env = opts.env != nullptr ? opts.env : Env::Default();
+  bool exists = env->Exists(path);
   if (!exists && (opts.read_only || !opts.create_if_missing)) {
     return Status::NotFound("unable to open database file: " + path);
   }
@@ -43,8 +44,8 @@ Result<std::unique_ptr<Pager>> Pager::Open(const std::string& path, const PagerO
     return Status::InvalidArgument("page size must be a power of two in [512, 65536]");
   }
   ENGINE_ASSIGN_OR_RETURN(
-      auto file, File::Open(path, opts.read_only ? File::Mode::kReadOnly : File::Mode::kCreate));
-  std::unique_ptr<Pager> pager(new Pager(path, std::move(file), opts));
+      auto file, env->Open(path, opts.read_only ? File::Mode::kReadOnly : File::Mode::kCreate));
+  std::unique_ptr<Pager> pager(new Pager(path, env, std::move(file), opts));
   ENGINE_RETURN_IF_ERROR(pager->BeginRead());  // recovers a hot journal, loads the header
   Status st = Status::OK();
   if (pager->page_count_ == 0) {
@@ -120,7 +121,7 @@ Status Pager::LoadHeader() {
 
 Status Pager::RecoverHotJournal() {
   std::string jpath = JournalPath(path_);
-  if (!File::Exists(jpath)) return Status::OK();
+  if (!env_->Exists(jpath)) return Status::OK();
   ENGINE_ASSIGN_OR_RETURN(bool writer, file_->OtherHasReserved());
   if (writer) return Status::OK();  // a live writer's journal, not a hot one
   if (opts_.read_only) {
@@ -138,15 +139,17 @@ Status Pager::RecoverHotJournal() {
     if (ps == 1) ps = 65536;
   }
   if (!ValidPageSize(ps)) {
-    ENGINE_ASSIGN_OR_RETURN(auto jf, File::Open(jpath, File::Mode::kReadOnly));
+    ENGINE_ASSIGN_OR_RETURN(auto jf, env_->Open(jpath, File::Mode::kReadOnly));
     ENGINE_RETURN_IF_ERROR(jf->ReadAt(0, buf, 28, &got));
     ps = get_u32(buf + 24);
   }
   if (ValidPageSize(ps)) {
-    auto played = PlaybackJournal(*file_, jpath, ps, /*hot=*/true);
+    auto played = PlaybackJournal(*env_, *file_, jpath, ps, /*hot=*/true);
     if (!played.ok()) return played.status();
   }
-  ENGINE_RETURN_IF_ERROR(File::Delete(jpath));
+  // The played-back file was synced: a deletion that a power cut forgets
+  // only plays the same journal again.
+  ENGINE_RETURN_IF_ERROR(env_->Delete(jpath));
   DropCache();
   return file_->Lock(LockLevel::kShared);
 }
@@ -278,7 +281,7 @@ Status Pager::MakeWritable(PageRef& page) {
   if (f->dirty) return Status::OK();
   if (pgno <= orig_page_count_ && !journaled_[pgno]) {
     if (!journal_) {
-      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(JournalPath(path_), page_size_,
+      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(*env_, JournalPath(path_), page_size_,
                                                               orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(pgno, f->data.get()));
@@ -474,7 +477,7 @@ Status Pager::Spill() {
     std::vector<uint8_t> p1(page_size_);
     ENGINE_RETURN_IF_ERROR(file_->ReadAt(0, p1.data(), page_size_));
     if (!journal_) {
-      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(JournalPath(path_), page_size_,
+      ENGINE_ASSIGN_OR_RETURN(journal_, JournalWriter::Create(*env_, JournalPath(path_), page_size_,
                                                               orig_page_count_, &journal_buffer_));
     }
     ENGINE_RETURN_IF_ERROR(journal_->Append(1, p1.data()));
@@ -564,6 +567,9 @@ Status Pager::Commit() {
       ENGINE_RETURN_IF_ERROR(journal_->Seal(sync, opts_.synchronous == Synchronous::kFull));
     }
     ENGINE_RETURN_IF_ERROR(file_->Lock(LockLevel::kExclusive));
+    // From here on the file changes: a commit that fails before its commit
+    // point must be rolled back from the journal, not just forgotten.
+    spilled_ = true;
     ENGINE_RETURN_IF_ERROR(WriteDirty(/*only_unpinned=*/false));
     ENGINE_ASSIGN_OR_RETURN(uint64_t size, file_->Size());
     uint64_t want = uint64_t{page_count_} * page_size_;
@@ -572,7 +578,8 @@ Status Pager::Commit() {
     change_counter_ = counter;
   }
   if (journal_) {
-    ENGINE_RETURN_IF_ERROR(journal_->Delete());  // the commit point
+    // The commit point.
+    ENGINE_RETURN_IF_ERROR(journal_->Delete(opts_.synchronous == Synchronous::kFull));
     journal_.reset();
   }
   in_write_ = false;
@@ -587,10 +594,12 @@ Status Pager::Rollback() {
   Status st = Status::OK();
   if (journal_) {
     if (spilled_) {
-      auto played = PlaybackJournal(*file_, JournalPath(path_), page_size_, /*hot=*/false);
+      auto played = PlaybackJournal(*env_, *file_, JournalPath(path_), page_size_, /*hot=*/false);
       if (!played.ok()) st = played.status();
     }
-    Status del = journal_->Delete();
+    // A rollback's journal may come back after a power cut: playing it
+    // again restores the same pages, so its deletion needs no sync.
+    Status del = journal_->Delete(/*sync_dir=*/false);
     if (st.ok()) st = del;
     journal_.reset();
   } else if (spilled_) {

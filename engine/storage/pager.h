@@ -14,6 +14,7 @@
 
 #include "engine/options.h"  // DatabaseOptions (PagerOptions), Synchronous
 #include "engine/status.h"
+#include "engine/storage/env.h"
 #include "engine/storage/file.h"
 #include "engine/storage/journal.h"
 #include "engine/storage/statement_journal.h"
@@ -155,7 +156,7 @@ class Pager {
   uint64_t page_reads() const { return page_reads_; }
 
  private:
-  Pager(std::string path, std::unique_ptr<File> file, const PagerOptions& opts);
+  Pager(std::string path, Env* env, std::unique_ptr<File> file, const PagerOptions& opts);
   Status LoadHeader();
   Status RecoverHotJournal();
   Status InitNewDatabase();
@@ -168,6 +169,7 @@ class Pager {
   Status ReloadPinned();
 
   std::string path_;
+  Env* env_;  // opts.env, or the POSIX one
   std::unique_ptr<File> file_;
   PagerOptions opts_;
   uint32_t page_size_ = 0;

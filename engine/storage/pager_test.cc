@@ -83,7 +83,7 @@ TEST(PagerTest, CommitPersistsAndRollbackRestores) {
   }
   ASSERT_TRUE(pager->Commit().ok());
   EXPECT_EQ(pager->page_count(), 11u);
-  EXPECT_FALSE(File::Exists(JournalPath(path)));
+  EXPECT_FALSE(Env::Default()->Exists(JournalPath(path)));
 
   ASSERT_TRUE(pager->BeginWrite().ok());
   for (uint32_t pg = 2; pg <= 11; ++pg) {
@@ -94,10 +94,10 @@ TEST(PagerTest, CommitPersistsAndRollbackRestores) {
   }
   ASSERT_TRUE(pager->Allocate().ok());
   EXPECT_EQ(pager->page_count(), 12u);
-  EXPECT_TRUE(File::Exists(JournalPath(path)));
+  EXPECT_TRUE(Env::Default()->Exists(JournalPath(path)));
   ASSERT_TRUE(pager->Rollback().ok());
   EXPECT_EQ(pager->page_count(), 11u);
-  EXPECT_FALSE(File::Exists(JournalPath(path)));
+  EXPECT_FALSE(Env::Default()->Exists(JournalPath(path)));
   for (uint32_t pg = 2; pg <= 11; ++pg) {
     auto p = pager->Get(pg);
     ASSERT_TRUE(p.ok());
@@ -279,12 +279,12 @@ TEST(PagerCrashTest, EngineRecoversAHotJournalLeftBySqlite) {
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFSIGNALED(status));
-  ASSERT_TRUE(File::Exists(JournalPath(path)));
+  ASSERT_TRUE(Env::Default()->Exists(JournalPath(path)));
   {
     auto pager = MustOpen(path);
     ASSERT_TRUE(pager);
   }
-  EXPECT_FALSE(File::Exists(JournalPath(path)));
+  EXPECT_FALSE(Env::Default()->Exists(JournalPath(path)));
   SqliteDb db(path);
   EXPECT_EQ(db.IntegrityCheck(), "ok");
   EXPECT_EQ(Snapshot(path), before);

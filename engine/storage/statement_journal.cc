@@ -1,11 +1,6 @@
 #include "engine/storage/statement_journal.h"
 
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <cstring>
-#include <filesystem>
-#include <string>
 
 namespace engine {
 
@@ -29,20 +24,7 @@ void StatementJournal::Clear() {
 }
 
 Status StatementJournal::OpenSpillFile() {
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
-  if (ec) dir = "/tmp";
-  std::string tmpl = (dir / "engine-stmt-XXXXXX").string();
-  const int fd = mkstemp(tmpl.data());
-  if (fd < 0) return Status::IOError("cannot create a statement journal in " + dir.string());
-  ::close(fd);
-  auto f = File::Open(tmpl, File::Mode::kReadWrite);
-  // Unlinked at once: the file lives as long as the descriptor, and a crash
-  // leaves nothing behind (the rollback journal alone restores the database).
-  // A name that cannot be unlinked is only litter in the temporary folder.
-  (void)File::Delete(tmpl);
-  if (!f.ok()) return f.status();
-  spill_ = std::move(*f);
+  ENGINE_ASSIGN_OR_RETURN(spill_, env_->OpenTemp());
   return Status::OK();
 }
 

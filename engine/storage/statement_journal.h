@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/status.h"
+#include "engine/storage/env.h"
 #include "engine/storage/file.h"
 
 namespace engine {
@@ -23,8 +24,9 @@ class StatementJournal {
   // Bytes of page images kept in memory before the rest go to a file.
   static constexpr size_t kDefaultMemoryLimit = size_t{1} << 20;
 
-  explicit StatementJournal(size_t memory_limit = kDefaultMemoryLimit)
-      : memory_limit_(memory_limit) {}
+  // The spill file, when one is needed, comes from `env`.
+  explicit StatementJournal(Env* env = Env::Default(), size_t memory_limit = kDefaultMemoryLimit)
+      : env_(env), memory_limit_(memory_limit) {}
   StatementJournal(const StatementJournal&) = delete;
   StatementJournal& operator=(const StatementJournal&) = delete;
 
@@ -51,6 +53,7 @@ class StatementJournal {
  private:
   Status OpenSpillFile();
 
+  Env* env_;
   size_t memory_limit_;
   bool active_ = false;
   uint32_t page_size_ = 0;

@@ -19,7 +19,7 @@ using testing::TempDir;
 
 TEST(StatementJournalTest, KeepsImagesInMemoryThenInAFile) {
   constexpr uint32_t kPage = 512;
-  StatementJournal j(/*memory_limit=*/2 * kPage);
+  StatementJournal j(Env::Default(), /*memory_limit=*/2 * kPage);
   j.Begin(kPage, 10);
   std::vector<uint8_t> img(kPage);
   for (uint32_t p : {3u, 7u, 1u, 9u}) {

@@ -8,9 +8,13 @@
 
 namespace engine {
 
+class Env;  // engine/storage/env.h: how the files are reached
+
 // PRAGMA synchronous: how a commit waits for the disk. kOff: no fsync at all;
 // kNormal: the journal and the database file are synced at commit; kFull: as
-// kNormal, and the journal once more after its record count is written.
+// kNormal, the journal once more after its record count is written, and the
+// directory after the journal is deleted, so that a commit that returned
+// survives a power cut (SQLite's EXTRA; its FULL may lose the last commit).
 enum class Synchronous { kOff, kNormal, kFull };
 
 struct DatabaseOptions {
@@ -19,6 +23,9 @@ struct DatabaseOptions {
   Synchronous synchronous = Synchronous::kFull;
   bool read_only = false;
   bool create_if_missing = true;
+  // Where the database and its journals live; null: the POSIX file system.
+  // Not owned; must outlive the Database. Tests pass a simulated disk.
+  Env* env = nullptr;
 };
 
 }  // namespace engine

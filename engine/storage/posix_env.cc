@@ -1,13 +1,15 @@
-#include "engine/storage/file.h"
+#include "engine/storage/posix_env.h"
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace engine {
 namespace {
@@ -26,20 +28,52 @@ Status Errno(const std::string& what, const std::string& path) {
   return Status::IOError(what + " " + path + ": " + std::strerror(errno));
 }
 
+class PosixFile final : public File {
+ public:
+  PosixFile(int fd, std::string path) : File(std::move(path)), fd_(fd) {}
+  ~PosixFile() override { ::close(fd_); }
+
+  Status ReadAt(uint64_t off, void* buf, size_t n, size_t* got) override;
+  Status WriteAt(uint64_t off, const void* buf, size_t n) override;
+  Status Sync() override;
+  Status Truncate(uint64_t size) override;
+  Result<uint64_t> Size() const override;
+  Status Lock(LockLevel level) override;
+  Result<bool> OtherHasReserved() const override;
+
+ private:
+  Status SetRange(short type, off_t start, off_t len);
+  int fd_;
+};
+
+class PosixEnv final : public Env {
+ public:
+  Result<std::unique_ptr<File>> Open(const std::string& path, File::Mode mode) override;
+  Result<std::unique_ptr<File>> OpenTemp() override;
+  bool Exists(const std::string& path) override;
+  Status Delete(const std::string& path) override;
+  Status SyncDir(const std::string& path) override;
+};
+
 }  // namespace
 
 void SetCrashAfterFileOps(uint64_t n) { g_crash_countdown.store(n); }
 
-Result<std::unique_ptr<File>> File::Open(const std::string& path, Mode mode) {
+Env* Env::Default() {
+  static PosixEnv* env = new PosixEnv;  // never destroyed: files may outlive main's locals
+  return env;
+}
+
+Result<std::unique_ptr<File>> PosixEnv::Open(const std::string& path, File::Mode mode) {
   int flags = O_CLOEXEC;
   switch (mode) {
-    case Mode::kReadOnly:
+    case File::Mode::kReadOnly:
       flags |= O_RDONLY;
       break;
-    case Mode::kReadWrite:
+    case File::Mode::kReadWrite:
       flags |= O_RDWR;
       break;
-    case Mode::kCreate:
+    case File::Mode::kCreate:
       flags |= O_RDWR | O_CREAT;
       break;
   }
@@ -53,21 +87,33 @@ Result<std::unique_ptr<File>> File::Open(const std::string& path, Mode mode) {
     ::close(fd);
     return Status::IOError("not a regular file: " + path);
   }
-  return std::unique_ptr<File>(new File(fd, path));
+  return std::unique_ptr<File>(new PosixFile(fd, path));
 }
 
-File::~File() {
-  if (fd_ >= 0) ::close(fd_);
+Result<std::unique_ptr<File>> PosixEnv::OpenTemp() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  std::string tmpl = (dir / "engine-stmt-XXXXXX").string();
+  const int fd = mkstemp(tmpl.data());
+  if (fd < 0) return Status::IOError("cannot create a statement journal in " + dir.string());
+  ::close(fd);
+  auto f = Open(tmpl, File::Mode::kReadWrite);
+  // Unlinked at once: the file lives as long as the descriptor, and a crash
+  // leaves nothing behind (the rollback journal alone restores the database).
+  // A name that cannot be unlinked is only litter in the temporary folder.
+  (void)::unlink(tmpl.c_str());
+  return f;
 }
 
-Status File::ReadAt(uint64_t off, void* buf, size_t n, size_t* got) {
+Status PosixFile::ReadAt(uint64_t off, void* buf, size_t n, size_t* got) {
   auto* p = static_cast<uint8_t*>(buf);
   size_t done = 0;
   while (done < n) {
     ssize_t r = ::pread(fd_, p + done, n - done, static_cast<off_t>(off + done));
     if (r < 0) {
       if (errno == EINTR) continue;
-      return Errno("read failed on", path_);
+      return Errno("read failed on", path());
     }
     if (r == 0) break;
     done += static_cast<size_t>(r);
@@ -77,7 +123,7 @@ Status File::ReadAt(uint64_t off, void* buf, size_t n, size_t* got) {
   return Status::OK();
 }
 
-Status File::WriteAt(uint64_t off, const void* buf, size_t n) {
+Status PosixFile::WriteAt(uint64_t off, const void* buf, size_t n) {
   MaybeCrash();
   const auto* p = static_cast<const uint8_t*>(buf);
   size_t done = 0;
@@ -85,43 +131,65 @@ Status File::WriteAt(uint64_t off, const void* buf, size_t n) {
     ssize_t r = ::pwrite(fd_, p + done, n - done, static_cast<off_t>(off + done));
     if (r < 0) {
       if (errno == EINTR) continue;
-      return Errno("write failed on", path_);
+      return Errno("write failed on", path());
     }
     done += static_cast<size_t>(r);
   }
   return Status::OK();
 }
 
-Status File::Sync() {
+Status PosixFile::Sync() {
   MaybeCrash();
-  if (::fdatasync(fd_) != 0) return Errno("fsync failed on", path_);
+  if (::fdatasync(fd_) != 0) return Errno("fsync failed on", path());
   return Status::OK();
 }
 
-Status File::Truncate(uint64_t size) {
+Status PosixFile::Truncate(uint64_t size) {
   MaybeCrash();
-  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) return Errno("truncate failed on", path_);
+  if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) return Errno("truncate failed on", path());
   return Status::OK();
 }
 
-Result<uint64_t> File::Size() const {
+Result<uint64_t> PosixFile::Size() const {
   struct stat st;
-  if (fstat(fd_, &st) != 0) return Errno("stat failed on", path_);
+  if (fstat(fd_, &st) != 0) return Errno("stat failed on", path());
   return static_cast<uint64_t>(st.st_size);
 }
 
-bool File::Exists(const std::string& path) {
+bool PosixEnv::Exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
 }
 
-Status File::Delete(const std::string& path) {
+Status PosixEnv::Delete(const std::string& path) {
   MaybeCrash();
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) return Errno("cannot delete", path);
   return Status::OK();
 }
 
-Status File::SetRange(short type, off_t start, off_t len) {
+Status PosixEnv::SyncDir(const std::string& path) {
+  MaybeCrash();
+  const size_t slash = path.rfind('/');
+  const std::string dir =
+      slash == std::string::npos ? std::string(".") : (slash == 0 ? "/" : path.substr(0, slash));
+  int fd;
+  do {
+    fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return Errno("cannot open directory", dir);
+  // Some file systems refuse fsync on a directory (EINVAL): SQLite's unix VFS
+  // ignores that too, since there is nothing more it could do.
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL) {
+    errno = err;
+    return Errno("fsync failed on directory", dir);
+  }
+  return Status::OK();
+}
+
+Status PosixFile::SetRange(short type, off_t start, off_t len) {
   struct flock fl;
   std::memset(&fl, 0, sizeof fl);
   fl.l_type = type;
@@ -130,14 +198,14 @@ Status File::SetRange(short type, off_t start, off_t len) {
   fl.l_len = len;
   if (::fcntl(fd_, F_SETLK, &fl) != 0) {
     if (errno == EACCES || errno == EAGAIN) return Status::Busy("database is locked");
-    return Errno("lock failed on", path_);
+    return Errno("lock failed on", path());
   }
   return Status::OK();
 }
 
 // The same sequence as SQLite's unixLock/unixUnlock, so that both libraries
 // see each other's readers and writers.
-Status File::Lock(LockLevel level) {
+Status PosixFile::Lock(LockLevel level) {
   if (level == lock_) return Status::OK();
   if (level == LockLevel::kNone) {
     ENGINE_RETURN_IF_ERROR(SetRange(F_UNLCK, 0, 0));
@@ -180,14 +248,14 @@ Status File::Lock(LockLevel level) {
   return Status::OK();
 }
 
-Result<bool> File::OtherHasReserved() const {
+Result<bool> PosixFile::OtherHasReserved() const {
   struct flock fl;
   std::memset(&fl, 0, sizeof fl);
   fl.l_type = F_WRLCK;
   fl.l_whence = SEEK_SET;
   fl.l_start = kReservedByte;
   fl.l_len = 1;
-  if (::fcntl(fd_, F_GETLK, &fl) != 0) return Errno("lock query failed on", path_);
+  if (::fcntl(fd_, F_GETLK, &fl) != 0) return Errno("lock query failed on", path());
   return fl.l_type != F_UNLCK;
 }
 
