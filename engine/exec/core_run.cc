@@ -129,13 +129,10 @@ static ENGINE_ALWAYS_INLINE int CompareKey(const catalog::IndexInfo& ix, size_t 
   return compare_values(a, b);
 }
 
-Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
-  return lv.plan->index->binary_collation ? LoadIndexEntryAs<false>(lv, in_range)
-                                          : LoadIndexEntryAs<true>(lv, in_range);
-}
-
+// Always inlined into LoadIndexEntry: the dispatch must not add a call
+// (clang otherwise keeps both copies out of line).
 template <bool kCollated>
-Result<bool> CoreRun::LoadIndexEntryAs(LevelRun& lv, bool* in_range) {
+ENGINE_ALWAYS_INLINE Result<bool> CoreRun::LoadIndexEntryAs(LevelRun& lv, bool* in_range) {
   *in_range = false;
   if (lv.index->eof()) return false;
   const plan::Level& p = *lv.plan;
@@ -186,6 +183,11 @@ Result<bool> CoreRun::NextInKey(LevelRun& lv) {
     }
   }
   return false;
+}
+
+Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
+  return lv.plan->index->binary_collation ? LoadIndexEntryAs<false>(lv, in_range)
+                                          : LoadIndexEntryAs<true>(lv, in_range);
 }
 
 Result<bool> CoreRun::First(LevelRun& lv) {
