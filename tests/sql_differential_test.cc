@@ -614,8 +614,13 @@ class Generator {
     if (Chance(35)) {
       const Table* u = &Pick(tables);
       if (u != t) {
-        const std::string on = t->name + "." + Pick(t->cols).name + " = " + u->name + "." +
-                               (Chance(50) ? std::string("id") : Pick(u->cols).name);
+        // `+u.y`, not `u.y`: sqlite3 takes an ORDER BY on a column that ON
+        // equates with another column as fixed by it, even where the two
+        // differ (5 = '5' under the comparison's affinity) and sorts them in
+        // scan order; the engine sorts them, as ORDER BY says.
+        const std::string on =
+            t->name + "." + Pick(t->cols).name + " = " +
+            (Chance(50) ? u->name + ".id" : "+" + u->name + "." + Pick(u->cols).name);
         from_sql += (Chance(40) ? " LEFT JOIN " : " JOIN ") + u->name + " ON " + on;
         from.push_back(u);
       }
