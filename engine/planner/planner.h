@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ struct Scope {
   // Aggregate mode: column references become captured group values.
   Core* agg_core = nullptr;
 };
+
+// The operator's name in SQLite's errors ("UNION ALL"), and "1st", "2nd",
+// "3rd", "4th"... for the i-th (0-based) term of an ORDER BY or GROUP BY.
+const char* CompoundName(sql::CompoundOp op);
+std::string OrdinalText(size_t i);
 
 // SQLite's sqlite3BinaryCompareCollSeq on two operands' collations.
 func::Collation PickCompareCollation(const CollationOf& left, const CollationOf& right);
@@ -80,6 +86,11 @@ class Planner {
   // Whether the node reads no column, group, aggregate or subquery
   // (sqlite3ExprIsConstant, as far as the engine's nodes go).
   bool IsConstant(int32_t node) const;
+  // The result column of `s` that ORDER BY term k names (by number, AS
+  // alias, or with by_name the column's name, under its outermost COLLATE,
+  // which goes to *explicit_coll), or -1 when it is an expression.
+  Result<int> OrderTermColumn(const sql::Ast& ast, sql::ExprId expr, size_t k, const Select& s,
+                              bool by_name, std::optional<func::Collation>* explicit_coll);
   // The first argument's that has one, else BINARY (min(), max(), nullif()).
   func::Collation FirstArgumentCollation(const int32_t* args, size_t n) const;
   // Splits a WHERE tree into AND-ed conjuncts.

@@ -24,25 +24,6 @@ namespace {
 // and 500 stay well within a 2 MB thread stack. sqlite3 has no such limit.
 constexpr int kMaxCteDepth = 500;
 
-const char* CompoundName(sql::CompoundOp op) {
-  switch (op) {
-    case sql::CompoundOp::kUnion:
-      return "UNION";
-    case sql::CompoundOp::kUnionAll:
-      return "UNION ALL";
-    case sql::CompoundOp::kIntersect:
-      return "INTERSECT";
-    case sql::CompoundOp::kExcept:
-      return "EXCEPT";
-  }
-  return "UNION";
-}
-
-std::string OrdinalText(size_t i) {
-  static const char* kNames[] = {"1st", "2nd", "3rd"};
-  return i < 3 ? std::string(kNames[i]) : std::to_string(i + 1) + "th";
-}
-
 // The FROM items of `refs` (into parenthesised joins) that name `name`
 // without a schema: a recursive term's references to its own CTE.
 void DirectRefs(const std::vector<sql::TableRef>& refs, const std::string& name,
@@ -297,39 +278,18 @@ Status Planner::PlanRecursiveCte(int f, size_t i, size_t first_recursive, int* i
   // ORDER BY names result columns, as on any compound select; it orders
   // the queue instead of the output.
   for (size_t k = 0; k < body.order_by.size(); ++k) {
-    sql::ExprId target = body.order_by[k].expr;
     std::optional<func::Collation> explicit_coll;
-    while (ast.expr(target).kind == sql::ExprKind::kCollate) {
-      const std::string_view name = ast.str(ast.expr(target).u.ids.a);
-      const std::optional<func::Collation> coll = func::CollationByName(name);
-      // SQLite finds no result column for a term under an unknown collation.
-      if (!coll) {
-        return finish(Status::SqlError(
-            OrdinalText(k) + " ORDER BY term does not match any column in the result set"));
-      }
-      if (!explicit_coll) explicit_coll = coll;
-      target = ast.expr(target).left;
+    Result<int> term =
+        OrderTermColumn(ast, body.order_by[k].expr, k, setup_plan, true, &explicit_coll);
+    // sqlite3 finds no result column for a name under an unknown collation
+    // here (a number still gets "no such collation sequence").
+    sql::ExprId target = body.order_by[k].expr;
+    while (ast.expr(target).kind == sql::ExprKind::kCollate) target = ast.expr(target).left;
+    const bool named = ast.expr(target).kind != sql::ExprKind::kInteger;
+    if (!term.ok() && !(named && term.status().message().starts_with("no such collation"))) {
+      return finish(term.status());
     }
-    const sql::Expr& te = ast.expr(target);
-    int col = -1;
-    if (te.kind == sql::ExprKind::kInteger) {
-      if (te.u.integer < 1 || te.u.integer > setup_plan.visible) {
-        return finish(Status::SqlError(OrdinalText(k) +
-                                       " ORDER BY term out of range - should be between 1 and " +
-                                       std::to_string(setup_plan.visible)));
-      }
-      col = static_cast<int>(te.u.integer - 1);
-    } else if (te.kind == sql::ExprKind::kColumn && ast.str(te.u.ids.b).empty()) {
-      const std::string_view name = ast.str(te.u.ids.a);
-      for (size_t c = 0; c < setup_plan.aliases.size() && col < 0; ++c) {
-        if (!setup_plan.aliases[c].empty() && EqualsNoCase(setup_plan.aliases[c], name)) {
-          col = static_cast<int>(c);
-        }
-      }
-      for (size_t c = 0; c < setup_plan.names.size() && col < 0; ++c) {
-        if (EqualsNoCase(setup_plan.names[c], name)) col = static_cast<int>(c);
-      }
-    }
+    const int col = term.ok() ? *term : -1;
     if (col < 0) {
       return finish(Status::SqlError(OrdinalText(k) +
                                      " ORDER BY term does not match any column in the result set"));

@@ -11,10 +11,6 @@
 
 namespace engine::plan {
 
-using catalog::EqualsNoCase;
-
-namespace {
-
 const char* CompoundName(sql::CompoundOp op) {
   switch (op) {
     case sql::CompoundOp::kUnion:
@@ -33,6 +29,10 @@ std::string OrdinalText(size_t i) {
   static const char* kNames[] = {"1st", "2nd", "3rd"};
   return i < 3 ? std::string(kNames[i]) : std::to_string(i + 1) + "th";
 }
+
+using catalog::EqualsNoCase;
+
+namespace {
 
 bool IndexAffinityOk(Affinity cmp, Affinity column) {
   if (cmp == Affinity::kBlob || cmp == Affinity::kNone) return true;
@@ -492,38 +492,9 @@ Result<int> Planner::PlanSelectBody(const sql::Ast& ast, const sql::Select& s, c
   std::vector<int32_t> order_nodes;
   for (size_t k = 0; k < s.order_by.size(); ++k) {
     const sql::OrderingTerm& term = s.order_by[k];
-    // "ORDER BY 2 COLLATE NOCASE" and "alias COLLATE NOCASE" still name a
-    // result column, sorted by that collation (the outermost COLLATE wins).
-    sql::ExprId target = term.expr;
     std::optional<func::Collation> explicit_coll;
-    while (ast.expr(target).kind == sql::ExprKind::kCollate) {
-      const std::string_view name = ast.str(ast.expr(target).u.ids.a);
-      const std::optional<func::Collation> coll = func::CollationByName(name);
-      if (!coll) return Status::SqlError("no such collation sequence: " + std::string(name));
-      if (!explicit_coll) explicit_coll = coll;
-      target = ast.expr(target).left;
-    }
-    const sql::Expr& te = ast.expr(target);
-    int col = -1;
-    if (te.kind == sql::ExprKind::kInteger) {
-      if (te.u.integer < 1 || te.u.integer > out->visible) {
-        return Status::SqlError(OrdinalText(k) +
-                                " ORDER BY term out of range - should be between 1 and " +
-                                std::to_string(out->visible));
-      }
-      col = static_cast<int>(te.u.integer - 1);
-    } else if (te.kind == sql::ExprKind::kColumn && ast.str(te.u.ids.b).empty()) {
-      const std::string_view name = ast.str(te.u.ids.a);
-      for (size_t i = 0; i < out->aliases.size() && col < 0; ++i) {
-        if (!out->aliases[i].empty() && EqualsNoCase(out->aliases[i], name))
-          col = static_cast<int>(i);
-      }
-      if (compound) {
-        for (size_t i = 0; i < out->names.size() && col < 0; ++i) {
-          if (EqualsNoCase(out->names[i], name)) col = static_cast<int>(i);
-        }
-      }
-    }
+    ENGINE_ASSIGN_OR_RETURN(int col,
+                            OrderTermColumn(ast, term.expr, k, *out, compound, &explicit_coll));
     if (col < 0 && compound) {
       return Status::SqlError(OrdinalText(k) +
                               " ORDER BY term does not match any column in the result set");
@@ -601,6 +572,39 @@ int Planner::MaxLevel(int32_t id) const {
 void Planner::SetSingleLevel(int src) {
   src_level_.assign(static_cast<size_t>(prog_->source_count), -1);
   src_level_[static_cast<size_t>(src)] = 0;
+}
+
+Result<int> Planner::OrderTermColumn(const sql::Ast& ast, sql::ExprId expr, size_t k,
+                                     const Select& s, bool by_name,
+                                     std::optional<func::Collation>* explicit_coll) {
+  // "ORDER BY 2 COLLATE NOCASE" and "alias COLLATE NOCASE" still name a
+  // result column, sorted by that collation (the outermost COLLATE wins).
+  sql::ExprId target = expr;
+  while (ast.expr(target).kind == sql::ExprKind::kCollate) {
+    const std::string_view name = ast.str(ast.expr(target).u.ids.a);
+    const std::optional<func::Collation> coll = func::CollationByName(name);
+    if (!coll) return Status::SqlError("no such collation sequence: " + std::string(name));
+    if (!*explicit_coll) *explicit_coll = coll;
+    target = ast.expr(target).left;
+  }
+  const sql::Expr& te = ast.expr(target);
+  if (te.kind == sql::ExprKind::kInteger) {
+    if (te.u.integer < 1 || te.u.integer > s.visible) {
+      return Status::SqlError(OrdinalText(k) +
+                              " ORDER BY term out of range - should be between 1 and " +
+                              std::to_string(s.visible));
+    }
+    return static_cast<int>(te.u.integer - 1);
+  }
+  if (te.kind != sql::ExprKind::kColumn || !ast.str(te.u.ids.b).empty()) return -1;
+  const std::string_view name = ast.str(te.u.ids.a);
+  for (size_t i = 0; i < s.aliases.size(); ++i) {
+    if (!s.aliases[i].empty() && EqualsNoCase(s.aliases[i], name)) return static_cast<int>(i);
+  }
+  for (size_t i = 0; by_name && i < s.names.size(); ++i) {
+    if (EqualsNoCase(s.names[i], name)) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 void Planner::FinishCore(Core* core, const CoreBinding& bind) {
