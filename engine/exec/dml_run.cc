@@ -547,6 +547,73 @@ Status DmlRun::CollectRowids() {
   return Status::OK();
 }
 
+ENGINE_ALWAYS_INLINE Status DmlRun::ApplySets(const std::vector<std::pair<int, int32_t>>& sets,
+                                              const Value* newvals, int64_t rowid,
+                                              int64_t* new_rowid) {
+  const size_t n = table_->columns.size();
+  const Value* old = old_.row(0);
+  row_.assign(old, old + n);
+  *new_rowid = rowid;
+  for (size_t i = 0; i < sets.size(); ++i) {
+    const int c = sets[i].first;
+    if (c < 0) {
+      const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
+      if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
+      *new_rowid = r.as_int();
+      if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
+      continue;
+    }
+    row_[static_cast<size_t>(c)] = func::ApplyAffinity(
+        newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
+  }
+  return Status::OK();
+}
+
+void DmlRun::MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
+                         std::vector<bool>* touched) const {
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    bool t = rowid_changed;
+    for (int c : table_->indexes[ix]->columns) {
+      for (const auto& s : sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
+    }
+    (*touched)[ix] = t;
+  }
+}
+
+ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_rowid,
+                                                    bool rowid_changed,
+                                                    const std::vector<bool>& touched,
+                                                    BtCursor* hint) {
+  const size_t n = table_->columns.size();
+  // The new values must survive the deletes below (they may view the old page).
+  fresh_.Reset(static_cast<int>(n));
+  fresh_.Add(row_.data());
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
+  }
+  for (int64_t r : doomed_) {
+    if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
+  }
+  if (rowid_changed) {
+    BtCursor& cur = TableCursor();
+    bool found = false;
+    ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
+    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
+  }
+  // A row deleted or moved may have held the largest rowid (an UPSERT's
+  // INSERT goes on after it).
+  next_rowid_known_ = false;
+  Value* vals = fresh_.mutable_row(0);
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
+  auto rec = builder_.Build(vals, static_cast<int>(n));
+  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, hint));
+  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
+  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
+    if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
+  }
+  return Status::OK();
+}
+
 Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
                             int64_t proposed_rowid, bool* updated) {
   *updated = false;
@@ -579,25 +646,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
     newvals[i] = ctx_->arena().Copy(newvals[i]);
   }
   int64_t new_rowid = rowid;
-  auto apply_sets = [&]() -> Status {
-    const Value* old = old_.row(0);
-    row_.assign(old, old + n);
-    new_rowid = rowid;
-    for (size_t i = 0; i < u.sets.size(); ++i) {
-      const int c = u.sets[i].first;
-      if (c < 0) {
-        const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
-        if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
-        new_rowid = r.as_int();
-        if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
-        continue;
-      }
-      row_[static_cast<size_t>(c)] = func::ApplyAffinity(
-          newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
-    }
-    return Status::OK();
-  };
-  ENGINE_RETURN_IF_ERROR(apply_sets());
+  ENGINE_RETURN_IF_ERROR(ApplySets(u.sets, newvals.data(), rowid, &new_rowid));
   const size_t clause = static_cast<size_t>(&u - dml_->upsert.data());
   TriggerRun* triggers =
       clause < upsert_triggers_.size() ? upsert_triggers_[clause].get() : nullptr;
@@ -613,7 +662,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
       if (ignore) return Status::OK();
       ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
       if (!found) return Status::OK();
-      ENGINE_RETURN_IF_ERROR(apply_sets());
+      ENGINE_RETURN_IF_ERROR(ApplySets(u.sets, newvals.data(), rowid, &new_rowid));
     }
   }
   const bool rowid_changed = new_rowid != rowid;
@@ -626,13 +675,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   ENGINE_RETURN_IF_ERROR(not_null);
   if (skip) return Status::OK();
   std::vector<bool> touched(table_->indexes.size());
-  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-    bool t = rowid_changed;
-    for (int c : table_->indexes[ix]->columns) {
-      for (const auto& s : u.sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
-    }
-    touched[ix] = t;
-  }
+  MarkTouched(u.sets, rowid_changed, &touched);
   // The update's own conflicts are not the UPSERT's to resolve.
   upsert_ = false;
   force_abort_ = true;
@@ -641,30 +684,10 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   upsert_ = true;
   ENGINE_RETURN_IF_ERROR(checked);
   if (skip) return Status::OK();
-  fresh_.Reset(static_cast<int>(n));
-  fresh_.Add(row_.data());
-  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-    if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
-  }
-  for (int64_t r : doomed_) {
-    if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
-  }
-  if (rowid_changed) {
-    BtCursor& cur = TableCursor();
-    ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
-    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
-  }
-  // A row deleted or moved may have held the largest rowid.
-  next_rowid_known_ = false;
-  Value* vals = fresh_.mutable_row(0);
-  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
-  auto rec = builder_.Build(vals, static_cast<int>(n));
+  // The table cursor, not the row's: the deletes may have moved it.
   BtCursor* hint = rowid_changed || !doomed_.empty() ? &TableCursor() : row_cur_;
-  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, hint));
-  if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
-  for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-    if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
-  }
+  ENGINE_RETURN_IF_ERROR(WriteUpdatedRow(rowid, new_rowid, rowid_changed, touched, hint));
+  const Value* vals = fresh_.row(0);
   *updated = true;
   if (triggers != nullptr && triggers->has(TriggerRun::Timing::kAfter)) {
     trig_row_.assign(vals, vals + n);
@@ -778,29 +801,7 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       newvals[i] = ctx_->arena().Copy(newvals[i]);
     }
     int64_t new_rowid = rowid;
-    bool rowid_changed = false;
-    // The row's new values: the old row with the SET values in place.
-    auto apply_sets = [&]() -> Status {
-      const Value* old = old_.row(0);
-      row_.assign(old, old + n);
-      new_rowid = rowid;
-      rowid_changed = false;
-      for (size_t i = 0; i < dml_->sets.size(); ++i) {
-        const int c = dml_->sets[i].first;
-        if (c < 0) {
-          const Value r = func::ApplyAffinity(newvals[i], func::Affinity::kInteger, ctx_->arena());
-          if (r.type() != ValueType::kInteger) return Status::SqlError("datatype mismatch");
-          new_rowid = r.as_int();
-          rowid_changed = new_rowid != rowid;
-          if (table_->rowid_alias >= 0) row_[static_cast<size_t>(table_->rowid_alias)] = r;
-          continue;
-        }
-        row_[static_cast<size_t>(c)] = func::ApplyAffinity(
-            newvals[i], table_->columns[static_cast<size_t>(c)].affinity, ctx_->arena());
-      }
-      return Status::OK();
-    };
-    ENGINE_RETURN_IF_ERROR(apply_sets());
+    ENGINE_RETURN_IF_ERROR(ApplySets(dml_->sets, newvals.data(), rowid, &new_rowid));
     if (triggers_) [[unlikely]] {
       trig_old_.Reset(static_cast<int>(n + 1));
       trig_old_.Add(old_.row(0));
@@ -815,48 +816,21 @@ Status DmlRun::RunUpdate(int64_t* changes) {
         // not SET are read again, the trigger may have changed them.
         ENGINE_RETURN_IF_ERROR(LoadRow(rowid, &found));
         if (!found) continue;
-        ENGINE_RETURN_IF_ERROR(apply_sets());
+        ENGINE_RETURN_IF_ERROR(ApplySets(dml_->sets, newvals.data(), rowid, &new_rowid));
       }
     }
     bool skip;
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
     if (skip) continue;
-    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-      bool t = rowid_changed;
-      for (int c : table_->indexes[ix]->columns) {
-        for (const auto& s : dml_->sets)
-          t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
-      }
-      touched[ix] = t;
-    }
+    const bool rowid_changed = new_rowid != rowid;
+    MarkTouched(dml_->sets, rowid_changed, &touched);
     bool ignore_row = false;
     ENGINE_RETURN_IF_ERROR(
         CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &ignore_row));
     if (ignore_row) continue;
-    // The new values must survive the deletes below (they may view the old page).
-    RowStore& fresh = fresh_;
-    fresh.Reset(static_cast<int>(n));
-    fresh.Add(row_.data());
-    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-      if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
-    }
-    for (int64_t r : doomed_) {
-      if (r != rowid) ENGINE_RETURN_IF_ERROR(DeleteRow(r));
-    }
-    if (rowid_changed) {
-      BtCursor& cur = TableCursor();
-      ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
-      if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
-    }
-    Value* vals = fresh.mutable_row(0);
-    if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
-    auto rec = builder_.Build(vals, static_cast<int>(n));
     // LoadRow left row_cur_ on the row: no second descent.
-    ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, row_cur_));
-    if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
-    for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
-      if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));
-    }
+    ENGINE_RETURN_IF_ERROR(WriteUpdatedRow(rowid, new_rowid, rowid_changed, touched, row_cur_));
+    const Value* vals = fresh_.row(0);
     ++*changes;
     if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
       trig_row_.assign(vals, vals + n);

@@ -53,6 +53,18 @@ class DmlRun {
   // The first ON CONFLICT clause that covers constraint `ix` (-1: rowid).
   const plan::Dml::Upsert* UpsertFor(int ix) const;
   // DO UPDATE: the row `rowid` in the way of `proposed` updated by `u`.
+  // UPDATE and UPSERT's DO UPDATE share these. The row's new values into
+  // row_: the old row (old_) with the SET values in place; *new_rowid is the
+  // rowid after them.
+  Status ApplySets(const std::vector<std::pair<int, int32_t>>& sets, const Value* newvals,
+                   int64_t rowid, int64_t* new_rowid);
+  // Which indexes the SETs change (all of them when the rowid moves).
+  void MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
+                   std::vector<bool>* touched) const;
+  // Writes row_ over the row `rowid` (at new_rowid), its touched index
+  // entries and the rows CheckUnique doomed; the new values stay in fresh_.
+  Status WriteUpdatedRow(int64_t rowid, int64_t new_rowid, bool rowid_changed,
+                         const std::vector<bool>& touched, BtCursor* hint);
   Status UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
                       int64_t proposed_rowid, bool* updated);
   Status RowidError() const;
