@@ -8,23 +8,13 @@
 
 #include <string>
 
-#include "engine/testing/script_compare.h"
+#include "engine/testing/expect_like_sqlite.h"
 #include "engine/testing/temp_dir.h"
 
 namespace engine {
 namespace {
 
-// Returns sqlite3's transcript, for a test to check that it says what the
-// case is about.
-std::string ExpectLikeSqlite(const std::string& script) {
-  testing::TempDir dir;
-  const std::string mine = dir.file("engine.db");
-  const std::string theirs = dir.file("sqlite.db");
-  const std::string expected = testing::SqliteTranscript(theirs, script);
-  EXPECT_EQ(testing::EngineTranscript(mine, script), expected);
-  EXPECT_EQ(testing::DumpTables(mine), testing::DumpTables(theirs));
-  return expected;
-}
+using testing::ExpectLikeSqlite;
 
 TEST(ConflictTest, UniqueChecksRunInSqlitesOrder) {
   // sqlite3 checks the indexes last created first, and REPLACE ones last.

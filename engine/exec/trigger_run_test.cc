@@ -9,21 +9,13 @@
 #include <string>
 
 #include "engine/database.h"
-#include "engine/testing/script_compare.h"
+#include "engine/testing/expect_like_sqlite.h"
 #include "engine/testing/temp_dir.h"
 
 namespace engine {
 namespace {
 
-std::string ExpectLikeSqlite(const std::string& script) {
-  testing::TempDir dir;
-  const std::string mine = dir.file("engine.db");
-  const std::string theirs = dir.file("sqlite.db");
-  const std::string expected = testing::SqliteTranscript(theirs, script);
-  EXPECT_EQ(testing::EngineTranscript(mine, script), expected);
-  EXPECT_EQ(testing::DumpTables(mine), testing::DumpTables(theirs));
-  return expected;
-}
+using testing::ExpectLikeSqlite;
 
 TEST(TriggerTest, CreateDropAndTheirErrors) {
   const std::string out = ExpectLikeSqlite(R"(
