@@ -168,6 +168,10 @@ class Planner {
                         const std::vector<std::pair<std::string, sql::ExprId>>* assignments);
   // Dml::upsert: the ON CONFLICT clauses of an INSERT.
   Status PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml);
+  // INSERT's column list into dml->column_map (rowid_names: "rowid" names
+  // the rowid) and its rows' select into dml->source, with sqlite3's errors.
+  Status PlanInsertColumns(const sql::Ast& ast, const sql::InsertStmt& st,
+                           const catalog::TableInfo& t, bool rowid_names, Dml* dml);
   // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
   Status CompileDefaults(Dml* dml);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,

@@ -44,37 +44,8 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
   dml->kind = Dml::Kind::kInsert;
   dml->table = t;
   dml->conflict = st.conflict;
-  const size_t ncol = t->columns.size();
-  dml->column_map.assign(ncol, -1);
-  size_t supplied = ncol;
-  if (!st.columns.empty()) {
-    supplied = st.columns.size();
-    for (size_t i = 0; i < st.columns.size(); ++i) {
-      const int c = t->FindColumn(st.columns[i]);
-      if (c < 0) {
-        if (IsRowidName(st.columns[i])) {
-          dml->rowid_source = static_cast<int>(i);
-          continue;
-        }
-        return Status::SqlError("table " + t->name + " has no column named " + st.columns[i]);
-      }
-      dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
-    }
-  } else if (!st.default_values) {
-    for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
-  }
+  ENGINE_RETURN_IF_ERROR(PlanInsertColumns(ast, st, *t, true, dml.get()));
   if (st.select) {
-    ENGINE_ASSIGN_OR_RETURN(dml->source, PlanSelect(ast, *st.select, nullptr));
-    const Select& src = prog_->selects[static_cast<size_t>(dml->source)];
-    if (static_cast<size_t>(src.visible) != supplied) {
-      if (st.columns.empty()) {
-        return Status::SqlError("table " + t->name + " has " + std::to_string(ncol) +
-                                " columns but " + std::to_string(src.visible) +
-                                " values were supplied");
-      }
-      return Status::SqlError(std::to_string(src.visible) + " values for " +
-                              std::to_string(supplied) + " columns");
-    }
     // Reading the table being written needs the rows gathered first.
     for (size_t i = static_cast<size_t>(dml->source); i < prog_->selects.size(); ++i) {
       for (const Core& core : prog_->selects[i].cores) {
@@ -86,6 +57,39 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
   ENGINE_RETURN_IF_ERROR(PlanUpsert(ast, st, dml.get()));
   prog_->dml = std::move(dml);
   return Status::OK();
+}
+
+Status Planner::PlanInsertColumns(const sql::Ast& ast, const sql::InsertStmt& st,
+                                  const catalog::TableInfo& t, bool rowid_names, Dml* dml) {
+  const size_t ncol = t.columns.size();
+  dml->column_map.assign(ncol, -1);
+  size_t supplied = ncol;
+  if (!st.columns.empty()) {
+    supplied = st.columns.size();
+    for (size_t i = 0; i < st.columns.size(); ++i) {
+      const int c = t.FindColumn(st.columns[i]);
+      if (c < 0) {
+        if (rowid_names && IsRowidName(st.columns[i])) {
+          dml->rowid_source = static_cast<int>(i);
+          continue;
+        }
+        return Status::SqlError("table " + t.name + " has no column named " + st.columns[i]);
+      }
+      dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
+    }
+  } else if (!st.default_values) {
+    for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
+  }
+  if (!st.select) return Status::OK();
+  ENGINE_ASSIGN_OR_RETURN(dml->source, PlanSelect(ast, *st.select, nullptr));
+  const Select& src = prog_->selects[static_cast<size_t>(dml->source)];
+  if (static_cast<size_t>(src.visible) == supplied) return Status::OK();
+  if (st.columns.empty()) {
+    return Status::SqlError("table " + t.name + " has " + std::to_string(ncol) + " columns but " +
+                            std::to_string(src.visible) + " values were supplied");
+  }
+  return Status::SqlError(std::to_string(src.visible) + " values for " + std::to_string(supplied) +
+                          " columns");
 }
 
 Status Planner::PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* dml) {

@@ -51,35 +51,9 @@ Status Planner::PlanViewInsert(const sql::Ast& ast, const sql::InsertStmt& st,
   auto dml = std::make_unique<Dml>();
   dml->kind = Dml::Kind::kInsert;
   dml->conflict = st.conflict;
-  const size_t ncol = vt->columns.size();
-  dml->column_map.assign(ncol, -1);
-  size_t supplied = ncol;
-  if (!st.columns.empty()) {
-    supplied = st.columns.size();
-    for (size_t i = 0; i < st.columns.size(); ++i) {
-      const int c = vt->FindColumn(st.columns[i]);
-      if (c < 0) {
-        return Status::SqlError("table " + v.name + " has no column named " + st.columns[i]);
-      }
-      dml->column_map[static_cast<size_t>(c)] = static_cast<int>(i);
-    }
-  } else if (!st.default_values) {
-    for (size_t c = 0; c < ncol; ++c) dml->column_map[c] = static_cast<int>(c);
-  }
-  if (st.select) {
-    ENGINE_ASSIGN_OR_RETURN(dml->source, PlanSelect(ast, *st.select, nullptr));
-    const Select& src = prog_->selects[static_cast<size_t>(dml->source)];
-    if (static_cast<size_t>(src.visible) != supplied) {
-      if (st.columns.empty()) {
-        return Status::SqlError("table " + v.name + " has " + std::to_string(ncol) +
-                                " columns but " + std::to_string(src.visible) +
-                                " values were supplied");
-      }
-      return Status::SqlError(std::to_string(src.visible) + " values for " +
-                              std::to_string(supplied) + " columns");
-    }
-  }
-  dml->defaults.assign(ncol, -1);
+  // A view has no rowid to name.
+  ENGINE_RETURN_IF_ERROR(PlanInsertColumns(ast, st, *vt, false, dml.get()));
+  dml->defaults.assign(vt->columns.size(), -1);
   dml->table = vt.get();
   dml->view = std::move(vt);
   prog_->dml = std::move(dml);
