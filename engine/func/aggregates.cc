@@ -5,39 +5,28 @@
 #include "engine/func/affinity.h"
 #include "engine/func/cast.h"
 #include "engine/func/text_format.h"
+#include "engine/util/ascii.h"
 
 namespace engine::func {
-namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view lower) {
-  if (a.size() != lower.size()) return false;
-  for (size_t i = 0; i < a.size(); i++) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::optional<AggregateKind> FindAggregate(std::string_view name, int n, bool star) {
-  if (EqualsIgnoreCase(name, "count")) {
+  if (EqualsNoCaseAscii(name, "count")) {
     if (star || n == 0) return AggregateKind::kCountStar;
     if (n == 1) return AggregateKind::kCount;
     return std::nullopt;
   }
   if (star) return std::nullopt;
-  if (EqualsIgnoreCase(name, "group_concat")) {
+  if (EqualsNoCaseAscii(name, "group_concat")) {
     if (n == 1 || n == 2) return AggregateKind::kGroupConcat;
     return std::nullopt;
   }
   if (n != 1) return std::nullopt;
-  if (EqualsIgnoreCase(name, "sum")) return AggregateKind::kSum;
-  if (EqualsIgnoreCase(name, "total")) return AggregateKind::kTotal;
-  if (EqualsIgnoreCase(name, "avg")) return AggregateKind::kAvg;
-  if (EqualsIgnoreCase(name, "min")) return AggregateKind::kMin;
-  if (EqualsIgnoreCase(name, "max")) return AggregateKind::kMax;
+  if (EqualsNoCaseAscii(name, "sum")) return AggregateKind::kSum;
+  if (EqualsNoCaseAscii(name, "total")) return AggregateKind::kTotal;
+  if (EqualsNoCaseAscii(name, "avg")) return AggregateKind::kAvg;
+  if (EqualsNoCaseAscii(name, "min")) return AggregateKind::kMin;
+  if (EqualsNoCaseAscii(name, "max")) return AggregateKind::kMax;
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "engine/func/sql_printf.h"
 #include "engine/func/text_format.h"
 #include "engine/func/utf8.h"
+#include "engine/util/ascii.h"
 
 namespace engine::func {
 namespace {
@@ -589,19 +590,9 @@ constexpr ScalarFunction kFunctions[] = {
     {"zeroblob", 1, 1, ZeroBlob},
 };
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view lower) {
-  if (a.size() != lower.size()) return false;
-  for (size_t i = 0; i < a.size(); i++) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
-
 bool IsAggregateName(std::string_view name) {
   for (std::string_view agg : {"count", "sum", "total", "avg", "group_concat", "min", "max"}) {
-    if (EqualsIgnoreCase(name, agg)) return true;
+    if (EqualsNoCaseAscii(name, agg)) return true;
   }
   return false;
 }
@@ -610,7 +601,7 @@ bool IsAggregateName(std::string_view name) {
 
 const ScalarFunction* FindScalarFunction(std::string_view name, int n) {
   for (const ScalarFunction& f : kFunctions) {
-    if (EqualsIgnoreCase(name, f.name) && n >= f.min_args && (f.max_args < 0 || n <= f.max_args)) {
+    if (EqualsNoCaseAscii(name, f.name) && n >= f.min_args && (f.max_args < 0 || n <= f.max_args)) {
       return &f;
     }
   }
@@ -621,7 +612,7 @@ Status LookupScalarFunction(std::string_view name, int n, const ScalarFunction**
   *out = FindScalarFunction(name, n);
   if (*out != nullptr) return Status::OK();
   bool known = IsAggregateName(name);
-  for (const ScalarFunction& f : kFunctions) known = known || EqualsIgnoreCase(name, f.name);
+  for (const ScalarFunction& f : kFunctions) known = known || EqualsNoCaseAscii(name, f.name);
   if (known) {
     return Status::SqlError("wrong number of arguments to function " + std::string(name) + "()");
   }

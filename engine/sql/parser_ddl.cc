@@ -2,23 +2,9 @@
 #include <cctype>
 
 #include "engine/sql/parser.h"
+#include "engine/util/ascii.h"
 
 namespace engine::sql {
-namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 // SQLite rebuilds the schema text as "CREATE <kind> " followed by the source
 // from the object's name to the statement's last token, so that IF NOT
 // EXISTS, TEMP and the spelling of the leading keywords are normalised.
@@ -299,12 +285,12 @@ Status Parser::ParseCreateTable(Statement& st, bool temporary) {
         const Token option = Peek();
         if (Accept(TokenKind::kWithout)) {
           const Token rowid = Peek();
-          if (!IsId(rowid) || !EqualsIgnoreCase(Text(rowid), "rowid")) {
+          if (!IsId(rowid) || !EqualsNoCaseAscii(Text(rowid), "rowid")) {
             return Status::SqlError("unknown table option: " + std::string(Text(rowid)));
           }
           Advance();
           table.without_rowid = true;
-        } else if (IsId(option) && EqualsIgnoreCase(Text(option), "strict")) {
+        } else if (IsId(option) && EqualsNoCaseAscii(Text(option), "strict")) {
           Advance();
           table.strict = true;
         } else {

@@ -5,25 +5,14 @@
 // call of the zero-argument function of the same name (date_time.h).
 #include "engine/sql/parser.h"
 #include "engine/sql/time_keyword.h"
+#include "engine/util/ascii.h"
 
 namespace engine::sql {
-namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view lower) {
-  if (a.size() != lower.size()) return false;
-  for (size_t i = 0; i < a.size(); i++) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 bool IsTimeKeyword(std::string_view s) {
-  return EqualsIgnoreCase(s, "current_date") || EqualsIgnoreCase(s, "current_time") ||
-         EqualsIgnoreCase(s, "current_timestamp");
+  return EqualsNoCaseAscii(s, "current_date") || EqualsNoCaseAscii(s, "current_time") ||
+         EqualsNoCaseAscii(s, "current_timestamp");
 }
 
 bool Parser::IsTimeKeyword(const Token& t) const {

@@ -2,21 +2,9 @@
 // the common table expressions before a SELECT, an INSERT, an UPDATE or a
 // DELETE (parse.y's `with` and `wqlist`).
 #include "engine/sql/parser.h"
+#include "engine/util/ascii.h"
 
 namespace engine::sql {
-namespace {
-
-bool SameNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 // RECURSIVE and MATERIALIZED are fallback keywords in SQLite (usable as
 // names), so they stay identifiers here and are recognised by their spelling
 // (Parser::IsWord).
@@ -48,7 +36,7 @@ Result<int32_t> Parser::ParseWith() {
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
     // sqlite3WithAdd refuses the name while parsing, used or not.
     for (const CommonTableExpr& earlier : with.ctes) {
-      if (SameNoCase(earlier.name, cte.name)) {
+      if (EqualsNoCaseAscii(earlier.name, cte.name)) {
         return Status::SqlError("duplicate WITH table name: " + cte.name);
       }
     }
