@@ -588,14 +588,7 @@ class Generator {
       return q;
     }
     if (Chance(30)) {
-      q += " ORDER BY ";
-      check->order = Check::Order::kKeys;
-      for (int i = 1; i <= n; ++i) {
-        q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
-        check->keys.push_back(i - 1);
-        check->nocase.push_back(false);
-      }
-      AddLimit(&q, check);
+      OrderByOutputs(n, &q, check);
     }
     return q;
   }
@@ -892,14 +885,7 @@ class Generator {
             q +=
                 " WHERE x0 " + Pick(std::vector<std::string>{"<", ">=", "=", "<>"}) + " " + Bound();
           if (Chance(50)) {
-            q += " ORDER BY ";
-            check->order = Check::Order::kKeys;
-            for (int i = 1; i <= n; ++i) {
-              q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
-              check->keys.push_back(i - 1);
-              check->nocase.push_back(false);
-            }
-            AddLimit(&q, check);
+            OrderByOutputs(n, &q, check);
           }
           return q;
         }
@@ -1397,14 +1383,7 @@ class Generator {
       cols += (i ? ", " : "") + (Chance(15) ? Col(from) : DateExpr(from, 2));
     std::string q = "SELECT " + cols + " FROM " + from_sql + where;
     if (Chance(40)) {
-      q += " ORDER BY ";
-      check->order = Check::Order::kKeys;
-      for (int i = 1; i <= n; ++i) {
-        q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
-        check->keys.push_back(i - 1);
-        check->nocase.push_back(false);
-      }
-      AddLimit(&q, check);
+      OrderByOutputs(n, &q, check);
     }
     return q;
   }
@@ -1519,6 +1498,19 @@ class Generator {
   }
 
  private:
+  // ORDER BY every output column (1..n) in random directions, checked by
+  // those keys, then maybe LIMIT / OFFSET.
+  void OrderByOutputs(int n, std::string* q, Check* check) {
+    *q += " ORDER BY ";
+    check->order = Check::Order::kKeys;
+    for (int i = 1; i <= n; ++i) {
+      *q += (i > 1 ? ", " : "") + std::to_string(i) + (Chance(30) ? " DESC" : "");
+      check->keys.push_back(i - 1);
+      check->nocase.push_back(false);
+    }
+    AddLimit(q, check);
+  }
+
   void AddLimit(std::string* q, Check* check) {
     if (!Chance(50)) return;
     *q += " LIMIT " + std::to_string(Int(0, 8));
