@@ -3,19 +3,12 @@
 // but RAISE may name things in SQLite too, and a word the tokenizer does not
 // know costs nothing to the statements that never use it.
 #include "engine/sql/parser.h"
+#include "engine/util/ascii.h"
 
 namespace engine::sql {
 
 bool Parser::IsWord(const Token& t, std::string_view word) const {
-  if (t.kind != TokenKind::kIdentifier) return false;
-  const std::string_view text = Text(t);
-  if (text.size() != word.size()) return false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    if (c != word[i]) return false;
-  }
-  return true;
+  return t.kind == TokenKind::kIdentifier && EqualsNoCaseAscii(Text(t), word);
 }
 
 Status Parser::ParseCreateTrigger(Statement& st, bool temporary) {

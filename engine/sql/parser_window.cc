@@ -4,20 +4,13 @@
 // of their own: as in SQLite they stay usable as names, and are recognised
 // only where the grammar expects them.
 #include "engine/sql/parser.h"
+#include "engine/util/ascii.h"
 
 namespace engine::sql {
 
 bool Parser::PeekWord(std::string_view word, int ahead) {
   const Token& t = Peek(ahead);
-  if (!IsId(t)) return false;
-  const std::string_view text = Text(t);
-  if (text.size() != word.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    char c = text[i];
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-    if (c != word[i]) return false;
-  }
-  return true;
+  return IsId(t) && EqualsNoCaseAscii(Text(t), word);
 }
 
 bool Parser::AcceptWord(std::string_view word) {
