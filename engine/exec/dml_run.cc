@@ -12,6 +12,11 @@ using sql::ConflictAction;
 DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
     : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
   index_cur_.resize(table_->indexes.size());
+  for (size_t c = 0; c < table_->columns.size(); ++c) {
+    if (table_->columns[c].not_null && static_cast<int>(c) != table_->rowid_alias) {
+      not_null_cols_.push_back(c);
+    }
+  }
   if (dml->kind != plan::Dml::Kind::kInsert && !dml->view) {
     scan_ = std::make_unique<CoreRun>(ctx, &dml->scan_select, &dml->scan);
   }
@@ -227,11 +232,9 @@ Status DmlRun::UniqueError(size_t ix) const {
 Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
   *skip = false;
   bool replaced = false;
-  for (size_t c = 0; c < table_->columns.size(); ++c) {
+  for (size_t c : not_null_cols_) {
     const catalog::ColumnInfo& col = table_->columns[c];
-    if (!col.not_null || static_cast<int>(c) == table_->rowid_alias || !vals[c].is_null()) {
-      continue;
-    }
+    if (!vals[c].is_null()) continue;
     const ConflictAction action = Resolve(col.not_null_conflict);
     if (action == ConflictAction::kIgnore) {
       *skip = true;
@@ -248,9 +251,10 @@ Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
   }
   // SQLite's second pass: a REPLACE whose default is NULL fails as ABORT,
   // after every other column's check.
-  for (size_t c = 0; replaced && c < table_->columns.size(); ++c) {
+  for (size_t k = 0; replaced && k < not_null_cols_.size(); ++k) {
+    const size_t c = not_null_cols_[k];
     const catalog::ColumnInfo& col = table_->columns[c];
-    if (col.not_null && static_cast<int>(c) != table_->rowid_alias && vals[c].is_null()) {
+    if (vals[c].is_null()) {
       return Status::Constraint("NOT NULL constraint failed: " + table_->name + "." + col.name);
     }
   }
@@ -356,7 +360,7 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
   ENGINE_RETURN_IF_ERROR(reader_.Parse(payload));
   const size_t n = table_->columns.size();
-  row_.resize(n + 1);
+  if (row_.size() != n + 1) row_.resize(n + 1);
   for (size_t c = 0; c < n; ++c) row_[c] = reader_.column(static_cast<int>(c));
   if (table_->rowid_alias >= 0)
     row_[static_cast<size_t>(table_->rowid_alias)] = Value::Integer(rowid);
@@ -552,7 +556,10 @@ ENGINE_ALWAYS_INLINE Status DmlRun::ApplySets(const std::vector<std::pair<int, i
                                               int64_t* new_rowid) {
   const size_t n = table_->columns.size();
   const Value* old = old_.row(0);
-  row_.assign(old, old + n);
+  // LoadRow (always before) sized row_ to n + 1, the rowid last: copying
+  // over the first n keeps that size, so no resize call runs per row; the
+  // callers read the first n.
+  std::copy(old, old + n, row_.begin());
   *new_rowid = rowid;
   for (size_t i = 0; i < sets.size(); ++i) {
     const int c = sets[i].first;
@@ -569,15 +576,19 @@ ENGINE_ALWAYS_INLINE Status DmlRun::ApplySets(const std::vector<std::pair<int, i
   return Status::OK();
 }
 
-void DmlRun::MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
-                         std::vector<bool>* touched) const {
+ENGINE_ALWAYS_INLINE bool DmlRun::MarkTouched(const std::vector<std::pair<int, int32_t>>& sets,
+                                              bool rowid_changed,
+                                              std::vector<bool>* touched) const {
+  bool any = false;
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     bool t = rowid_changed;
     for (int c : table_->indexes[ix]->columns) {
       for (const auto& s : sets) t |= s.first == c || (s.first < 0 && c == table_->rowid_alias);
     }
     (*touched)[ix] = t;
+    any |= t;
   }
+  return any;
 }
 
 ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_rowid,
@@ -654,7 +665,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
     trig_old_.Reset(static_cast<int>(n + 1));
     trig_old_.Add(old_.row(0));
     if (triggers->has(TriggerRun::Timing::kBefore)) {
-      trig_row_.assign(row_.begin(), row_.end());
+      trig_row_.assign(row_.begin(), row_.begin() + static_cast<ptrdiff_t>(n));
       trig_row_.push_back(Value::Integer(new_rowid));
       bool ignore = false;
       ENGINE_RETURN_IF_ERROR(FireTriggers(TriggerRun::Timing::kBefore, trig_old_.row(0),
@@ -784,8 +795,12 @@ Status DmlRun::RunUpdate(int64_t* changes) {
   ENGINE_RETURN_IF_ERROR(CollectRowids());
   const size_t n = table_->columns.size();
   SourceRow& src = ctx_->sources()[static_cast<size_t>(dml_->level.src)];
-  std::vector<Value> newvals(dml_->sets.size());
-  std::vector<bool> touched(table_->indexes.size());
+  // Members, sized once: a single-row UPDATE would otherwise pay a heap
+  // allocation per execution for them.
+  std::vector<Value>& newvals = set_vals_;
+  std::vector<bool>& touched = touched_;
+  if (newvals.size() != dml_->sets.size()) newvals.resize(dml_->sets.size());
+  if (touched.size() != table_->indexes.size()) touched.resize(table_->indexes.size());
   for (int64_t rowid : rowids_) {
     ctx_->arena().Reset();
     bool found = false;
@@ -806,7 +821,7 @@ Status DmlRun::RunUpdate(int64_t* changes) {
       trig_old_.Reset(static_cast<int>(n + 1));
       trig_old_.Add(old_.row(0));
       if (triggers_->has(TriggerRun::Timing::kBefore)) {
-        trig_row_.assign(row_.begin(), row_.end());
+        trig_row_.assign(row_.begin(), row_.begin() + static_cast<ptrdiff_t>(n));
         trig_row_.push_back(Value::Integer(new_rowid));
         bool ignore = false;
         ENGINE_RETURN_IF_ERROR(
@@ -823,11 +838,15 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
     if (skip) continue;
     const bool rowid_changed = new_rowid != rowid;
-    MarkTouched(dml_->sets, rowid_changed, &touched);
     bool ignore_row = false;
-    ENGINE_RETURN_IF_ERROR(
-        CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &ignore_row));
-    if (ignore_row) continue;
+    const bool keys_change = MarkTouched(dml_->sets, rowid_changed, &touched);
+    if (keys_change || rowid_changed) {
+      ENGINE_RETURN_IF_ERROR(
+          CheckUnique(row_.data(), new_rowid, &rowid, rowid_changed, &touched, &ignore_row));
+      if (ignore_row) continue;
+    } else {
+      doomed_.clear();  // no key and no rowid changes: nothing can conflict
+    }
     // LoadRow left row_cur_ on the row: no second descent.
     ENGINE_RETURN_IF_ERROR(WriteUpdatedRow(rowid, new_rowid, rowid_changed, touched, row_cur_));
     const Value* vals = fresh_.row(0);

@@ -58,8 +58,9 @@ class DmlRun {
   // rowid after them.
   Status ApplySets(const std::vector<std::pair<int, int32_t>>& sets, const Value* newvals,
                    int64_t rowid, int64_t* new_rowid);
-  // Which indexes the SETs change (all of them when the rowid moves).
-  void MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
+  // Which indexes the SETs change (all of them when the rowid moves);
+  // whether any.
+  bool MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
                    std::vector<bool>* touched) const;
   // Writes row_ over the row `rowid` (at new_rowid), its touched index
   // entries and the rows CheckUnique doomed; the new values stay in fresh_.
@@ -116,6 +117,9 @@ class DmlRun {
   // that no row is deleted for a row that another constraint then refuses.
   // The declared action decides, not the statement's OR clause.
   std::vector<size_t> check_order_;
+  // The NOT NULL columns but the rowid alias: most tables have few or none,
+  // and CheckNotNull runs per row.
+  std::vector<size_t> not_null_cols_;
   std::vector<sql::ConflictAction> index_action_;  // resolved, by index
   sql::ConflictAction rowid_action_ = sql::ConflictAction::kAbort;
   bool defer_rowid_ = false;  // a REPLACE rowid check runs after the indexes'
@@ -131,6 +135,8 @@ class DmlRun {
   std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
   RowStore trig_old_;                     // OLD of the row an UPDATE changes
   std::vector<Value> trig_row_;
+  std::vector<Value> set_vals_;  // an UPDATE's SET values for one row
+  std::vector<bool> touched_;    // by index: does the UPDATE change its key
 };
 
 }  // namespace engine::exec
