@@ -121,18 +121,18 @@ Status CoreRun::LoadTableRow(LevelRun& lv) {
   return lv.row->reader.Parse(payload);
 }
 
-// Key column j of `ix` against a bound, under the column's collation.
-template <bool kCollated>
+// Key column j of `ix` against a bound, under the column's collation. One
+// function with a predictable branch per comparison, not two instantiations
+// behind a dispatch: clang kept the dispatch as an extra frame per entry
+// (+0.25% Ir on index_range), and the bounds are compared once per entry.
 static ENGINE_ALWAYS_INLINE int CompareKey(const catalog::IndexInfo& ix, size_t j, const Value& a,
                                            const Value& b) {
-  if constexpr (kCollated) return func::CompareCollated(a, b, ix.keys[j].coll);
+  if (!ix.binary_collation) [[unlikely]]
+    return func::CompareCollated(a, b, ix.keys[j].coll);
   return compare_values(a, b);
 }
 
-// Always inlined into LoadIndexEntry: the dispatch must not add a call
-// (clang otherwise keeps both copies out of line).
-template <bool kCollated>
-ENGINE_ALWAYS_INLINE Result<bool> CoreRun::LoadIndexEntryAs(LevelRun& lv, bool* in_range) {
+Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
   *in_range = false;
   if (lv.index->eof()) return false;
   const plan::Level& p = *lv.plan;
@@ -142,13 +142,12 @@ ENGINE_ALWAYS_INLINE Result<bool> CoreRun::LoadIndexEntryAs(LevelRun& lv, bool* 
   ENGINE_RETURN_IF_ERROR(r.Parse(payload));
   const size_t neq = p.eq.size();
   for (size_t j = 0; j < neq; ++j) {
-    if (CompareKey<kCollated>(*p.index, j, r.column(static_cast<int>(j)), lv.key[j]) != 0)
-      return false;
+    if (CompareKey(*p.index, j, r.column(static_cast<int>(j)), lv.key[j]) != 0) return false;
   }
   // Walking down, the seek started at or below hi and prev() only goes lower:
   // like lo on the way up, hi needs no test per entry.
   if (lv.has_hi && !p.reverse) {
-    const int c = CompareKey<kCollated>(*p.index, neq, r.column(static_cast<int>(neq)), lv.hi);
+    const int c = CompareKey(*p.index, neq, r.column(static_cast<int>(neq)), lv.hi);
     if (c > 0 || (c == 0 && !p.hi_inclusive)) return false;
   }
   if (p.reverse && (p.lo >= 0 || p.hi >= 0)) {
@@ -156,7 +155,7 @@ ENGINE_ALWAYS_INLINE Result<bool> CoreRun::LoadIndexEntryAs(LevelRun& lv, bool* 
     // (which sort first and never satisfy a bound).
     const Value v = r.column(static_cast<int>(neq));
     if (lv.has_lo) {
-      const int c = CompareKey<kCollated>(*p.index, neq, v, lv.lo);
+      const int c = CompareKey(*p.index, neq, v, lv.lo);
       if (c < 0 || (c == 0 && !p.lo_inclusive)) return false;
     } else if (v.is_null()) {
       return false;
@@ -183,11 +182,6 @@ Result<bool> CoreRun::NextInKey(LevelRun& lv) {
     }
   }
   return false;
-}
-
-Result<bool> CoreRun::LoadIndexEntry(LevelRun& lv, bool* in_range) {
-  return lv.plan->index->binary_collation ? LoadIndexEntryAs<false>(lv, in_range)
-                                          : LoadIndexEntryAs<true>(lv, in_range);
 }
 
 Result<bool> CoreRun::First(LevelRun& lv) {

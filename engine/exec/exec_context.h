@@ -95,10 +95,6 @@ class CoreRun {
   Result<bool> NextStreamed(LevelRun& lv, RecursiveRun* run);
   Result<bool> NextInKey(LevelRun& lv);
   Result<bool> LoadIndexEntry(LevelRun& lv, bool* in_range);
-  // The same for an index with only BINARY keys (kCollated false), whose
-  // bound checks then cost what they did before collations, or with others.
-  template <bool kCollated>
-  Result<bool> LoadIndexEntryAs(LevelRun& lv, bool* in_range);
   Status LoadTableRow(LevelRun& lv);
   Result<bool> Filters(const std::vector<int32_t>& filters);
   Status Accumulate();

@@ -144,9 +144,11 @@ class BtCursor {
   // After descend_index (an index seek): the leaf level its path ends at,
   // so that BTree::InsertIndex can insert there; -1 once the cursor moves.
   int descend_leaf_ = -1;
-  // seek()'s leaf-local search: misses in a row, and seeks left to skip it.
+  // seek()'s leaf-local search: misses in a row, seeks left to skip it,
+  // and rounds of misses since the last hit (the skip doubles per round).
   uint8_t leaf_misses_ = 0;
   uint8_t leaf_skip_ = 0;
+  uint8_t leaf_rounds_ = 0;
   std::array<Level, kMaxBtreeDepth> stack_;
   CellInfo cell_;
   std::vector<uint8_t> overflow_buf_;
