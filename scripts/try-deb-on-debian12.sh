@@ -15,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mirror=${1:-http://deb.debian.org/debian}
 [[ $(id -u) == 0 ]] || { echo "try-deb-on-debian12: needs root (debootstrap, chroot)" >&2; exit 2; }
-[[ -x build/release/perfci/cli/perfci ]] || { echo "try-deb-on-debian12: build the release preset first" >&2; exit 2; }
+built=build/release/perfci/cli/perfci
+[[ -x $built ]] || { echo "try-deb-on-debian12: build the release preset first" >&2; exit 2; }
 command -v debootstrap >/dev/null || apt-get install -y debootstrap
 
 echo "== cpack -G DEB"
