@@ -44,7 +44,8 @@ ParsedUri DecodeUri(std::string_view s) {
       i += 2;
       if (octet == 0) {
         while (i < s.size() && s[i] != '#' && (state != kPath || s[i] != '?') &&
-               (state != kKey || (s[i] != '=' && s[i] != '&')) && (state != kValue || s[i] != '&')) {
+               (state != kKey || (s[i] != '=' && s[i] != '&')) &&
+               (state != kValue || s[i] != '&')) {
           ++i;
         }
         continue;
@@ -121,7 +122,8 @@ Status ApplyParams(const ParsedUri& uri, int* flags, bool* shared_cache) {
 }  // namespace
 
 Result<OpenPath> ResolveOpenPath(const std::string& path, const DatabaseOptions& options) {
-  int flags = options.read_only ? kReadOnly : kReadWrite | (options.create_if_missing ? kCreate : 0);
+  int flags =
+      options.read_only ? kReadOnly : kReadWrite | (options.create_if_missing ? kCreate : 0);
   std::string file = path;
   bool shared_cache = false;
   if (options.uri && path.compare(0, 5, "file:") == 0) {

@@ -155,8 +155,7 @@ class ScratchEnv final : public Env {
       ENGINE_ASSIGN_OR_RETURN(std::shared_ptr<Store> store, NewStore());
       it = files_.emplace(path, std::move(store)).first;
     }
-    return std::unique_ptr<File>(
-        new ScratchFile(path, it->second, mode == File::Mode::kReadOnly));
+    return std::unique_ptr<File>(new ScratchFile(path, it->second, mode == File::Mode::kReadOnly));
   }
 
   Result<std::unique_ptr<File>> OpenTemp() override {
