@@ -33,7 +33,9 @@ struct DatabaseOptions {
   // temporary database, deleted on close) mean the same either way.
   bool uri = false;
   // Where the database and its journals live; null: the POSIX file system.
-  // Not owned; must outlive the Database. Tests pass a simulated disk.
+  // Not owned; must outlive the Database. Tests pass a simulated disk. A
+  // ":memory:" database does not use it; a "" one takes its unnamed
+  // temporary files from it.
   Env* env = nullptr;
 };
 
