@@ -2,10 +2,9 @@
 // has them: ":memory:" and "" are private to their connection, leave no
 // file behind and still roll back; "file:" URIs open what sqlite3 opens and
 // fail where it fails, with its messages (the real sqlite3 is asked).
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <stdlib.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -122,8 +121,9 @@ TEST_F(MemoryDatabaseTest, InMemoryDatabasesCreateNoFile) {
     ASSERT_NE(db, nullptr) << name;
     Exec(*db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT UNIQUE)");
     // Enough rows that the transaction journals, spills and commits pages.
-    Exec(*db, "BEGIN; WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000)"
-              " INSERT INTO t SELECT i, printf('row %05d', i) FROM c; COMMIT");
+    Exec(*db,
+         "BEGIN; WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000)"
+         " INSERT INTO t SELECT i, printf('row %05d', i) FROM c; COMMIT");
     Exec(*db, "BEGIN; DELETE FROM t WHERE a > 100; ROLLBACK");
     EXPECT_EQ(Query(*db, "SELECT count(*) FROM t"), "3000") << name;
     EXPECT_EQ(Query(*db, "PRAGMA journal_mode"), "memory") << name;
@@ -196,8 +196,9 @@ TEST_F(MemoryDatabaseTest, LargeDatabaseBeyondTheCache) {
   auto db = Open(":memory:", small);
   ASSERT_NE(db, nullptr);
   Exec(*db, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, w INTEGER); CREATE INDEX tw ON t(w)");
-  Exec(*db, "BEGIN; WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)"
-            " INSERT INTO t SELECT i, printf('value %06d', i), (i * 7919) % 100003 FROM c; COMMIT");
+  Exec(*db,
+       "BEGIN; WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 100000)"
+       " INSERT INTO t SELECT i, printf('value %06d', i), (i * 7919) % 100003 FROM c; COMMIT");
   const std::string stats = "SELECT count(*), sum(id), sum(w), sum(length(v)) FROM t";
   const std::string committed = Query(*db, stats);
   EXPECT_EQ(committed.substr(0, committed.find('|', 7)), "100000|5000050000");
@@ -206,7 +207,8 @@ TEST_F(MemoryDatabaseTest, LargeDatabaseBeyondTheCache) {
   EXPECT_EQ(Query(*db, "PRAGMA page_size"), "4096");
   EXPECT_EQ(Query(*db, "PRAGMA integrity_check"), "ok");
 
-  Exec(*db, "BEGIN; UPDATE t SET v = v || ' and more text', w = -w; DELETE FROM t WHERE id % 3 = 0");
+  Exec(*db,
+       "BEGIN; UPDATE t SET v = v || ' and more text', w = -w; DELETE FROM t WHERE id % 3 = 0");
   const std::string before = Query(*db, stats);
   EXPECT_EQ(before.substr(0, before.find('|')), "66667");
   // A statement that changes every row and the index, then fails on the
@@ -278,10 +280,8 @@ TEST_F(MemoryDatabaseTest, TemporaryDatabaseLeavesNoFile) {
 TEST_F(MemoryDatabaseTest, ReadOnlyInMemoryDatabaseRefusesWrites) {
   DatabaseOptions ro;
   ro.read_only = true;
-  for (const auto& [name, opts] :
-       std::vector<std::pair<std::string, DatabaseOptions>>{{"file::memory:?mode=ro", Uri()},
-                                                            {":memory:", ro},
-                                                            {"", ro}}) {
+  for (const auto& [name, opts] : std::vector<std::pair<std::string, DatabaseOptions>>{
+           {"file::memory:?mode=ro", Uri()}, {":memory:", ro}, {"", ro}}) {
     auto db = Open(name, opts);
     ASSERT_NE(db, nullptr) << name;
     EXPECT_EQ(Query(*db, "SELECT count(*) FROM sqlite_schema"), "0") << name;
@@ -310,13 +310,12 @@ TEST_F(MemoryDatabaseTest, FileUrisOpenWhatSqlite3Opens) {
   const std::string abs = cwd_.file("a b.db");
   for (const std::string& uri : std::vector<std::string>{
            "file:a%20b.db", "file:a%20b.db?mode=rw", "file:a%2%20b.db?%00x=1&mode=rwc",
-        "file:///" + abs.substr(1), "file://localhost" + abs, "file:" + abs + "?cache=shared",
-        "file:a%20b.db?mode=ro&vfs=unix"}) {
+           "file:///" + abs.substr(1), "file://localhost" + abs, "file:" + abs + "?cache=shared",
+           "file:a%20b.db?mode=ro&vfs=unix"}) {
     auto db = Open(uri, Uri());
     ASSERT_NE(db, nullptr) << uri;
-    EXPECT_EQ(Query(*db, "SELECT a FROM t"), uri.find("a%2%20b") == std::string::npos
-                                                 ? "42"
-                                                 : "error: no such table: t")
+    EXPECT_EQ(Query(*db, "SELECT a FROM t"),
+              uri.find("a%2%20b") == std::string::npos ? "42" : "error: no such table: t")
         << uri;
   }
   // An invalid escape stays as it is: that one named another file.
@@ -358,8 +357,8 @@ TEST_F(MemoryDatabaseTest, BadUrisFailAsInSqlite3) {
     o.read_only = c.read_only;
     EXPECT_EQ(OpenError(c.name, o), c.message) << c.name;
     sqlite3* raw = nullptr;
-    const int flags = SQLITE_OPEN_URI |
-                      (c.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int flags = SQLITE_OPEN_URI | (c.read_only ? SQLITE_OPEN_READONLY
+                                                     : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     EXPECT_NE(sqlite3_open_v2(c.name.c_str(), &raw, flags, nullptr), SQLITE_OK) << c.name;
     EXPECT_EQ(std::string(sqlite3_errmsg(raw)), c.message) << c.name << " (sqlite3)";
     sqlite3_close(raw);

@@ -77,8 +77,7 @@ TEST(OpenPathTest, UriErrors) {
   EXPECT_EQ(Describe("file://LOCALHOST/x.db", u), "error: invalid uri authority: LOCALHOST");
   EXPECT_EQ(Describe("file:x.db?mode=x", u), "error: no such access mode: x");
   EXPECT_EQ(Describe("file:x.db?mode", u), "error: no such access mode: ");
-  EXPECT_EQ(Describe("file:x.db?mode=rw", Flags(true, true)),
-            "error: access mode not allowed: rw");
+  EXPECT_EQ(Describe("file:x.db?mode=rw", Flags(true, true)), "error: access mode not allowed: rw");
   EXPECT_EQ(Describe("file:x.db?mode=rwc", Flags(true, false, false)),
             "error: access mode not allowed: rwc");
   EXPECT_EQ(Describe("file:x.db?cache=x", u), "error: no such cache mode: x");

@@ -39,8 +39,9 @@ class MemStore final : public Store {
   }
 
   Status WriteAt(uint64_t off, const void* buf, size_t n) override {
+    if (n == 0) return Status::OK();  // as pwrite: no bytes, no growth
     const auto* in = static_cast<const uint8_t*>(buf);
-    Resize(std::max(size_, off + n));
+    if (off + n > size_) Resize(off + n);
     ForEachChunk(off, n, [&](uint8_t* chunk, size_t done, size_t len) {
       std::memcpy(chunk, in + done, len);
     });
@@ -80,12 +81,11 @@ class MemStore final : public Store {
       const size_t keep = static_cast<size_t>(size % kChunk);
       std::memset(chunks_[want - 1].get() + keep, 0, kChunk - keep);
     }
+    const size_t had = chunks_.size();
     chunks_.resize(want);  // frees the dropped chunks
-    for (auto& c : chunks_) {
-      if (!c) {
-        c.reset(new uint8_t[kChunk]);
-        std::memset(c.get(), 0, kChunk);
-      }
+    for (size_t i = had; i < want; ++i) {
+      chunks_[i].reset(new uint8_t[kChunk]);
+      std::memset(chunks_[i].get(), 0, kChunk);
     }
     size_ = size;
   }

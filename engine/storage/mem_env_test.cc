@@ -1,8 +1,7 @@
 #include "engine/storage/mem_env.h"
 
-#include <stdlib.h>
-
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <cstring>
 #include <filesystem>
@@ -47,12 +46,14 @@ TEST(MemEnvTest, BytesAcrossChunksAndPastTheEnd) {
   ASSERT_TRUE((*f)->Truncate(65536 - 100).ok());
   EXPECT_EQ(*(*f)->Size(), 65536u - 100);
   ASSERT_TRUE((*f)->Truncate(65536 + 1000).ok());
-  EXPECT_EQ(Read(**f, 65536 - 300, 400),
-            std::string(200, 'x') + std::string(200, '\0'));
+  EXPECT_EQ(Read(**f, 65536 - 300, 400), std::string(200, 'x') + std::string(200, '\0'));
   ASSERT_TRUE((*f)->Truncate(0).ok());
   EXPECT_EQ(*(*f)->Size(), 0u);
   EXPECT_EQ(Read(**f, 0, 4, &got), std::string(4, '\0'));
   EXPECT_EQ(got, 0u);
+  // An empty write does not grow the file, as pwrite does not.
+  ASSERT_TRUE((*f)->WriteAt(100, "", 0).ok());
+  EXPECT_EQ(*(*f)->Size(), 0u);
 }
 
 TEST(MemEnvTest, NamesAndHandles) {
