@@ -292,18 +292,23 @@ void IndexInfo(const catalog::Schema& schema, const std::string& name, bool xinf
   }
 }
 
-Status JournalMode(const std::optional<std::string>& value, Rows* rows) {
-  // The engine writes a rollback journal and deletes it at commit.
+Status JournalMode(const Pager& pager, const std::optional<std::string>& value, Rows* rows) {
+  // The engine writes a rollback journal and deletes it at commit; an
+  // in-memory database keeps it in memory, which is SQLite's MEMORY mode.
+  const bool in_memory = pager.storage_kind() == Env::Kind::kMemory;
+  const char* mode = in_memory ? "memory" : "delete";
   if (value) {
     const std::string v = catalog::LowerCase(*value);
     const bool known = v == "delete" || v == "truncate" || v == "persist" || v == "memory" ||
                        v == "wal" || v == "off";
-    // sqlite3 answers an unknown mode with the current one.
-    if (known && v != "delete") {
+    // sqlite3 answers an unknown mode with the current one, and so it does
+    // for an in-memory database asked for any mode but MEMORY and OFF: it
+    // keeps its journal in memory.
+    if (known && v != mode && (!in_memory || v == "off")) {
       return Status::NotSupported("journal_mode " + v + " is not supported");
     }
   }
-  rows->Add().Text("delete");
+  rows->Add().Text(mode);
   return Status::OK();
 }
 
@@ -384,6 +389,11 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       if (p.value) IndexInfo(schema, arg, d->pragma == Pragma::kIndexXinfo, &rows);
       return Status::OK();
     case Pragma::kDatabaseList: {
+      // An in-memory or temporary database has no file name to show.
+      if (pager.storage_kind() != Env::Kind::kFiles) {
+        rows.Add().Int(0).Text("main").Text("");
+        return Status::OK();
+      }
       std::error_code ec;
       std::filesystem::path abs = std::filesystem::absolute(pager.path(), ec);
       rows.Add().Int(0).Text("main").Text(ec ? pager.path() : abs.lexically_normal().string());
@@ -417,7 +427,7 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       if (!p.value) rows.Add().Text("UTF-8");
       return Status::OK();
     case Pragma::kJournalMode:
-      return JournalMode(p.value, &rows);
+      return JournalMode(pager, p.value, &rows);
     case Pragma::kIntegrityCheck:
       return Integrity(tree, schema, p, false, &rows, out);
     case Pragma::kQuickCheck:
