@@ -6,7 +6,7 @@ pkgs=(build-essential cmake ninja-build pkg-config git clang-14 libclang-rt-14-d
       libbenchmark-dev libgtest-dev libgmock-dev libpfm4-dev nlohmann-json3-dev
       libsqlite3-dev sqlite3 libdw-dev libelf-dev libcapstone-dev libcli11-dev libfmt-dev
       valgrind python3 libmd-dev chromium python3-jsonschema python3-yaml python3-numpy
-      python3-scipy)
+      python3-scipy gcovr)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
