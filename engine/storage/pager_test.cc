@@ -394,6 +394,35 @@ std::string SmallDatabase(const TempDir& dir, const std::string& name) {
 
 std::string Snapshot(const std::string& path);
 
+// sqlite3 may VACUUM the file to another page size between two of this
+// pager's reads: every cached frame then has the wrong size and must go, and
+// pages are read at the new size.
+TEST(PagerTest, PageSizeChangedByAnotherConnectionIsFollowed) {
+  TempDir dir;
+  const std::string path = SmallDatabase(dir, "vacuum.db");
+  auto pager = MustOpen(path);
+  ASSERT_TRUE(pager);
+  ASSERT_TRUE(pager->BeginRead().ok());
+  {
+    auto p = pager->Get(2);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+  }
+  ASSERT_TRUE(pager->EndRead().ok());
+  EXPECT_EQ(pager->page_size(), 1024u);
+  {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec("PRAGMA page_size=4096; VACUUM;")) << db.error();
+  }
+  ASSERT_TRUE(pager->BeginRead().ok());
+  EXPECT_EQ(pager->page_size(), 4096u);
+  auto p = pager->Get(2);  // t's root, a table leaf holding both rows
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->data()[0], 0x0d);
+  EXPECT_EQ(get_u16(p->data() + 3), 2u);
+  p->Release();
+  ASSERT_TRUE(pager->EndRead().ok());
+}
+
 // A read-only open must not play back (it would write), nor read the
 // half-written pages as if they were the database: it says Busy, and a
 // read-write open then recovers.
