@@ -12,7 +12,8 @@ if [[ ${1:-} == --tool ]]; then
   pkgs=("${tool[@]}")
 else
   pkgs=("${tool[@]}" clang-14 libclang-rt-14-dev clang-format-14 libgtest-dev libgmock-dev sqlite3
-        python3 libmd-dev chromium python3-jsonschema python3-yaml python3-numpy python3-scipy)
+        python3 libmd-dev chromium python3-jsonschema python3-yaml python3-numpy python3-scipy
+        gcovr)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
