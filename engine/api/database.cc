@@ -3,12 +3,14 @@
 #include "engine/database.h"
 
 #include "engine/catalog/schema_loader.h"
+#include "engine/exec/pragma_run.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/btree.h"
 
 namespace engine {
 
-Database::Database(std::unique_ptr<BTree> tree) : tree_(std::move(tree)) {}
+Database::Database(std::unique_ptr<BTree> tree)
+    : tree_(std::move(tree)), settings_(std::make_unique<exec::PragmaSettings>()) {}
 
 Database::~Database() {
   // A destructor has no caller to report to. A rollback that fails leaves a

@@ -203,6 +203,7 @@ Status Statement::RunOnce() {
       case Kind::kDml: {
         ctx_->NewExecution();
         ctx_->params() = binds_;
+        ctx_->ignore_checks = db_->settings_->ignore_check_constraints;
         int64_t changes = 0;
         int64_t last = db_->last_insert_rowid_;
         st = dml_->Execute(&changes, &last);
@@ -245,7 +246,8 @@ Status Statement::StartPragma() {
   Status st = db_->EnsureSchema();
   if (st.ok()) {
     if (!pragma_) pragma_ = std::make_unique<exec::PragmaResult>();
-    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(), pragma_.get());
+    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(),
+                         db_->settings_.get(), pragma_.get());
   }
   // The rows own their bytes: the read transaction is not needed past here.
   Finish();

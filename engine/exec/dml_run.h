@@ -41,6 +41,13 @@ class DmlRun {
   // Checks NOT NULL in SQLite's two passes (REPLACE takes the default);
   // *skip for IGNORE.
   Status CheckNotNull(Value* vals, bool* skip);
+  // The CHECK constraints `which` (positions in dml_->checks, in
+  // declaration order; null: all of them) on the row `vals` (table order)
+  // that will have rowid `rowid`, after NOT NULL and before UNIQUE as in
+  // sqlite3. A check fails only when it is false (NULL passes); the
+  // statement's OR clause decides, REPLACE as ABORT; *skip for IGNORE.
+  Status CheckConstraints(const Value* vals, int64_t rowid, const std::vector<uint32_t>* which,
+                          bool* skip);
   // The rowid (when check_rowid) and UNIQUE checks in SQLite's order; fills
   // doomed_ with the rows REPLACE deletes; *skip for IGNORE. `touched`
   // (UPDATE) limits the checks to the indexes whose key changes.
