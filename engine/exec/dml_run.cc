@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/func/affinity.h"
+#include "engine/func/date_time.h"
 
 namespace engine::exec {
 
@@ -271,6 +272,7 @@ Status DmlRun::CheckConstraints(const Value* vals, int64_t rowid,
   row.null_row = false;
   row.values = vals;
   row.rowid = rowid;  // the INTEGER PRIMARY KEY column reads it too
+  const func::PureContext pure("a CHECK constraint");
   const size_t n = which != nullptr ? which->size() : dml_->checks.size();
   for (size_t i = 0; i < n; ++i) {
     const plan::CheckPlan& check = dml_->checks[which != nullptr ? (*which)[i] : i];
