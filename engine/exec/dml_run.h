@@ -1,5 +1,5 @@
 // INSERT, UPDATE and DELETE at run time: type affinity on the way in,
-// NOT NULL / UNIQUE / PRIMARY KEY checks with SQLite's messages and its
+// NOT NULL / CHECK / UNIQUE / PRIMARY KEY checks with SQLite's messages and its
 // conflict resolutions (ABORT, IGNORE, REPLACE), and every index kept in step
 // with its table. Rows to change are gathered first, then changed, so that a
 // statement never sees its own writes.
