@@ -402,8 +402,9 @@ TEST(CheckConstraintTest, AFileSqliteWroteIsEnforcedFromItsSchemaText) {
 }
 
 TEST(CheckConstraintTest, APreparedWriteEnforcesEveryExecution) {
-  // The checks are compiled once per statement; the pragma is read per
-  // execution (sqlite3 re-prepares a statement when it changes).
+  // The checks are compiled once per statement; a change to the pragma
+  // builds the statement again before its next run, as sqlite3 re-prepares
+  // it, and the bound value stays bound.
   TempDir dir;
   auto db = Database::Open(dir.file("p.db"));
   ASSERT_TRUE(db.ok()) << db.status().message();
@@ -412,7 +413,7 @@ TEST(CheckConstraintTest, APreparedWriteEnforcesEveryExecution) {
   ASSERT_TRUE(ins.ok()) << ins.status().message();
   auto run = [&](int64_t v) -> Status {
     Status st = (*ins)->Reset();
-    if (st.ok()) st = (*ins)->BindInt(1, v);
+    if (st.ok() && v != 0) st = (*ins)->BindInt(1, v);
     if (!st.ok()) return st;
     auto r = (*ins)->Step();
     return r.status();
@@ -425,6 +426,7 @@ TEST(CheckConstraintTest, APreparedWriteEnforcesEveryExecution) {
   ASSERT_TRUE((*db)->Exec("PRAGMA ignore_check_constraints=1").ok());
   EXPECT_TRUE(run(-3).ok());
   ASSERT_TRUE((*db)->Exec("PRAGMA ignore_check_constraints=0").ok());
+  EXPECT_EQ(run(0).message(), "CHECK constraint failed: a>0");  // -3, still bound
   EXPECT_EQ(run(-4).message(), "CHECK constraint failed: a>0");
   auto count = (*db)->Prepare("SELECT count(*), sum(a) FROM t");
   ASSERT_TRUE(count.ok());

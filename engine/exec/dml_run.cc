@@ -11,7 +11,11 @@ namespace engine::exec {
 using sql::ConflictAction;
 
 DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
-    : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
+    : ctx_(ctx),
+      dml_(dml),
+      table_(dml->table),
+      has_checks_(!dml->checks.empty()),
+      builder_(ctx->tree()->file_format()) {
   index_cur_.resize(table_->indexes.size());
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     if (table_->columns[c].not_null && static_cast<int>(c) != table_->rowid_alias) {
@@ -436,7 +440,7 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
   bool skip;
   upsert_hit_ = nullptr;
   ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
-  if (!skip && !dml_->checks.empty()) [[unlikely]]
+  if (!skip && has_checks_) [[unlikely]]
     ENGINE_RETURN_IF_ERROR(CheckConstraints(vals, rowid, nullptr, &skip));
   if (!skip)
     ENGINE_RETURN_IF_ERROR(CheckUnique(vals, rowid, nullptr, explicit_rowid, nullptr, &skip));

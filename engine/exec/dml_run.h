@@ -102,6 +102,7 @@ class DmlRun {
   ExecContext* ctx_;
   const plan::Dml* dml_;
   const catalog::TableInfo* table_;
+  const bool has_checks_;  // dml_->checks is not empty: one test per inserted row
   std::optional<BtCursor> table_cur_;
   BtCursor* row_cur_ = nullptr;  // on the row LoadRow read (the scan's or table_cur_)
   std::deque<std::optional<BtCursor>> index_cur_;
