@@ -4,6 +4,7 @@
 
 #include "engine/api/open_path.h"
 #include "engine/catalog/schema_loader.h"
+#include "engine/exec/pragma_run.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/btree.h"
 #include "engine/storage/mem_env.h"
@@ -11,7 +12,9 @@
 namespace engine {
 
 Database::Database(std::unique_ptr<Env> env, std::unique_ptr<BTree> tree)
-    : env_(std::move(env)), tree_(std::move(tree)) {}
+    : env_(std::move(env)),
+      tree_(std::move(tree)),
+      settings_(std::make_unique<exec::PragmaSettings>()) {}
 
 Database::~Database() {
   // A destructor has no caller to report to. A rollback that fails leaves a

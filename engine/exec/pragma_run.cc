@@ -4,8 +4,10 @@
 #include "engine/exec/pragma_run.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include "engine/exec/integrity_check.h"
@@ -35,6 +37,7 @@ enum class Pragma {
   kJournalMode,
   kIntegrityCheck,
   kQuickCheck,
+  kIgnoreCheckConstraints,
 };
 
 struct PragmaDef {
@@ -66,6 +69,7 @@ const std::vector<PragmaDef>& Pragmas() {
         {"journal_mode", Pragma::kJournalMode, {"journal_mode"}},
         {"integrity_check", Pragma::kIntegrityCheck, {"integrity_check"}},
         {"quick_check", Pragma::kQuickCheck, {"quick_check"}},
+        {"ignore_check_constraints", Pragma::kIgnoreCheckConstraints, {"ignore_check_constraints"}},
     };
     for (const char* name : {"analysis_limit",
                              "auto_vacuum",
@@ -90,7 +94,6 @@ const std::vector<PragmaDef>& Pragmas() {
                              "fullfsync",
                              "function_list",
                              "hard_heap_limit",
-                             "ignore_check_constraints",
                              "incremental_vacuum",
                              "journal_size_limit",
                              "legacy_alter_table",
@@ -312,10 +315,29 @@ Status JournalMode(const Pager& pager, const std::optional<std::string>& value, 
   return Status::OK();
 }
 
+// sqlite3GetBoolean(z, 0): a leading digit reads as a number, else one of
+// on/yes/true (1) or off/no/false (0) whole, case-insensitively; anything
+// else is false.
+bool PragmaBoolean(const std::string& z) {
+  if (!z.empty() && std::isdigit(static_cast<unsigned char>(z[0]))) {
+    int64_t n = 0;
+    for (size_t i = 0; i < z.size() && std::isdigit(static_cast<unsigned char>(z[i])); ++i) {
+      n = n * 10 + (z[i] - '0');
+      if (n > std::numeric_limits<int32_t>::max()) break;
+    }
+    return n != 0;
+  }
+  for (const char* yes : {"on", "yes", "true"}) {
+    if (EqualsNoCase(z, yes)) return true;
+  }
+  return false;
+}
+
 Status Integrity(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p, bool quick,
-                 Rows* rows, PragmaResult* rows_out) {
+                 bool check_constraints, Rows* rows, PragmaResult* rows_out) {
   IntegrityOptions opts;
   opts.quick = quick;
+  opts.check_constraints = check_constraints;
   if (p.value) {
     if (std::optional<int64_t> n = ParseInt(*p.value)) {
       if (*n > 0) opts.max_errors = *n > 1000000 ? 1000000 : static_cast<int>(*n);
@@ -355,7 +377,7 @@ Result<std::vector<std::string>> PragmaColumns(const catalog::Schema& schema,
 }
 
 Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p,
-                 PragmaResult* out) {
+                 PragmaSettings* settings, PragmaResult* out) {
   out->rows.clear();
   out->text.clear();
   out->after_rows = Status::OK();
@@ -429,9 +451,17 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
     case Pragma::kJournalMode:
       return JournalMode(pager, p.value, &rows);
     case Pragma::kIntegrityCheck:
-      return Integrity(tree, schema, p, false, &rows, out);
     case Pragma::kQuickCheck:
-      return Integrity(tree, schema, p, true, &rows, out);
+      // Both evaluate CHECK constraints, unless they are being ignored.
+      return Integrity(tree, schema, p, d->pragma == Pragma::kQuickCheck,
+                       !settings->ignore_check_constraints, &rows, out);
+    case Pragma::kIgnoreCheckConstraints:
+      if (p.value) {
+        settings->ignore_check_constraints = PragmaBoolean(*p.value);
+      } else {
+        rows.Add().Int(settings->ignore_check_constraints ? 1 : 0);
+      }
+      return Status::OK();
   }
   return Status::OK();
 }

@@ -233,6 +233,23 @@ TEST_F(ShellTest, RuntimeErrorsMatchInScripts) {
       "SELECT count(*) FROM u;\n");
 }
 
+// CHECK constraints: a failure is a runtime error (19); what CREATE TABLE
+// refuses in one is a parse error, with sqlite3's context where it has
+// one; a date function's 'now' in one fails the write, as a runtime error.
+TEST_F(ShellTest, CheckConstraintErrorsMatchInScripts) {
+  ExpectSameAsSqlite3(
+      "CREATE TABLE k(a CHECK( a >  0 ), b, CONSTRAINT kb CHECK(b<>'x'));\n"
+      "INSERT INTO k VALUES (0, 1);\n"
+      "INSERT INTO k VALUES (1, 'x');\n"
+      "CREATE TABLE k2(a CHECK(a > ?));\n"
+      "CREATE TABLE k3(a CHECK(a IN (SELECT 1)));\n"
+      "CREATE TABLE k4(a CHECK((SELECT 1)));\n"
+      "CREATE TABLE k5(a CHECK(a > nosuch));\n"
+      "CREATE TABLE k6(a CHECK(a < date('now')));\n"
+      "INSERT INTO k6 VALUES ('2000-01-01');\n"
+      "SELECT count(*) FROM k;\n");
+}
+
 TEST_F(ShellTest, ErrorContextMatchesInCommandMode) {
   ExpectCommandsSameAsSqlite3({
       "SELECT * FORM t",

@@ -20,6 +20,9 @@ class Env;
 namespace catalog {
 class Schema;
 }
+namespace exec {
+struct PragmaSettings;
+}
 
 class Database {
  public:
@@ -85,6 +88,7 @@ class Database {
   int readers_ = 0;
   int64_t changes_ = 0;
   int64_t last_insert_rowid_ = 0;
+  std::unique_ptr<exec::PragmaSettings> settings_;  // what PRAGMAs set (ignore_check_constraints)
 };
 
 }  // namespace engine
