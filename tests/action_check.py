@@ -24,28 +24,9 @@ import tempfile
 
 import yaml
 
+from check_lib import check, finish, git
+
 ROOT = pathlib.Path(sys.argv[1]).resolve()
-passed, failed = 0, []
-
-
-def check(ok, what, why=""):
-    global passed
-    if ok:
-        passed += 1
-        print(f"  ok    {what}")
-    else:
-        failed.append(f"{what}: {why}" if why else what)
-        print(f"  FAIL  {what}{': ' + why if why else ''}")
-    return ok
-
-
-def git(cwd, *args):
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(cwd), "GIT_AUTHOR_NAME": "t",
-           "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    r = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60)
-    if r.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {r.stderr.strip()}")
-    return r.stdout.strip()
 
 
 def commit(repo, name, text):
@@ -172,10 +153,4 @@ check(r.returncode == 2 and args == [] and out.get("verdict") == "error" and "::
 r, args, _, _ = run(COMMAND="bench", FAIL="true")
 check(r.returncode == 2 and args == [], "an unknown command: exit 2, perfci not called", f"exit {r.returncode}")
 
-print()
-for f in failed:
-    print(f"action_check: FAIL: {f}", file=sys.stderr)
-if failed:
-    print(f"action_check: {len(failed)} of {passed + len(failed)} checks failed", file=sys.stderr)
-    sys.exit(1)
-print(f"action_check: {passed} checks passed")
+finish("action_check")
