@@ -9,7 +9,10 @@ if(PERFCI_COVERAGE)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     message(FATAL_ERROR "PERFCI_COVERAGE needs g++ (gcov); this build uses ${CMAKE_CXX_COMPILER_ID}")
   endif()
-  add_compile_options(--coverage)
+  # The two flags --coverage stands for, spelled out: g++ expands --coverage
+  # after every other flag, so a target's -fno-profile-arcs
+  # (perfci_no_coverage) could never turn it off.
+  add_compile_options(-fprofile-arcs -ftest-coverage)
   add_link_options(--coverage)
 endif()
 
