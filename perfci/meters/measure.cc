@@ -51,6 +51,9 @@ void share_wall_cost(const std::vector<BenchmarkResult>& wall,
 RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o) {
   for (const auto& m : o.meters)
     if (!has(known_meters(), m)) throw Error("unknown meter '" + m + "'");
+  if (std::find(callgrind_modes().begin(), callgrind_modes().end(), o.callgrind_mode) ==
+      callgrind_modes().end())
+    throw Error("unknown callgrind mode '" + o.callgrind_mode + "' (auto, hook or process)");
   if (o.profile_source != "cpu-clock" && o.profile_source != "callgrind")
     throw Error("unknown profile source '" + o.profile_source + "' (cpu-clock or callgrind)");
   bool counters = has(o.meters, "counters");
@@ -125,6 +128,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
     if (want_callgrind) {
       CallgrindOptions c;
       c.iterations = o.callgrind_iterations;
+      c.mode = o.callgrind_mode;
       c.valgrind = o.valgrind;
       c.conditions = o.conditions;
       // valgrind is ~50x slower; a per-run limit sized for native runs would fire.
