@@ -72,6 +72,13 @@ std::string callgrind_mode_words(const CallgrindResult& c) {
   if (c.mode != "process") return "callgrind, hook mode: perfci::BenchHook's timed region only";
   std::string s = "callgrind, hook-free (process mode): collected inside " +
                   (c.entry.empty() ? std::string("the function Google Benchmark runs") : c.entry);
+  if (c.fit_iterations.size() == 2 && c.setup_ir.value_or(0) < 0)
+    // A negative fixed part: later iterations cost more (state that grows
+    // as the benchmark runs), so the figure is the mean of those iterations.
+    return s + fmt::format(
+                   "; per iteration, the mean of iterations {} to {} of a call (two-point fit; "
+                   "its setup came out negative, {:.0f} Ir: the cost grows as the benchmark runs)",
+                   c.fit_iterations[0] + 1, c.fit_iterations[1], c.setup_ir.value_or(0));
   if (c.fit_iterations.size() == 2)
     return s + fmt::format(
                    "; per iteration, setup ({:.0f} Ir a call) separated by a two-point fit over "

@@ -65,9 +65,19 @@ std::vector<std::string> callgrind_args(const std::string& out_file,
   return args;
 }
 
+// The benchmark's runs from its JSON on stdout; a program that does not
+// write Google Benchmark's JSON is not one.
+std::vector<GbenchRun> benchmark_runs(const std::string& json) {
+  try {
+    return parse_gbench_json(json, "its output");
+  } catch (const Error& e) {
+    throw Error(std::string("not a Google Benchmark binary (") + e.what() + ")");
+  }
+}
+
 // The benchmark's own error (SkipWithError) from its JSON, if any.
-std::string benchmark_error(const std::string& json, const std::string& origin) {
-  for (const auto& run : parse_gbench_json(json, origin))
+std::string benchmark_error(const std::string& json) {
+  for (const auto& run : benchmark_runs(json))
     if (!run.error.empty()) return run.error;
   return "";
 }
@@ -96,8 +106,7 @@ std::string find_benchmark_entry(const CallgrindProfile& profile) {
         seen += (seen.empty() ? "" : ", ") + e.callee;
     throw Error(std::string(entries.empty() ? "no" : "more than one") +
                 " function taking benchmark::State& is called by Google Benchmark's runner (" +
-                runners.front() + " calls: " + seen +
-                "); is the binary stripped of its symbols?");
+                runners.front() + " calls: " + seen + "); is the binary stripped of its symbols?");
   }
   return entries.front();
 }
@@ -147,8 +156,9 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
   const std::string what = "hook-free callgrind run of " + name;
   // Google Benchmark's name says how the benchmark is registered.
   if (name.find("/threads:") != std::string::npos && name.find("/threads:1") == std::string::npos) {
-    b.error = what + ": a benchmark run by several threads is not supported hook-free (each "
-                     "thread calls the function); use perfci::BenchHook";
+    b.error = what +
+              ": a benchmark run by several threads is not supported hook-free (each "
+              "thread calls the function); use perfci::BenchHook";
     return b;
   }
   if (name.find("/min_time:") != std::string::npos) {
@@ -173,7 +183,7 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
       b.error = failure_message(what + " (finding the benchmark's function):", r);
       return b;
     }
-    if (auto e = benchmark_error(r.out, what); !e.empty()) {
+    if (auto e = benchmark_error(r.out); !e.empty()) {
       b.error = what + ": the benchmark reported an error: " + e;
       return b;
     }
@@ -193,12 +203,12 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
           o.valgrind, callgrind_args(out, collect, binary, o, name, {"--benchmark_repetitions=2"}),
           valgrind_conditions);
     } else {
-      opts = benchmark_process(o.valgrind,
-                               callgrind_args(out, collect, binary, o, name,
-                                              {std::string("--benchmark_min_time=") +
-                                                   kNeverSignificantMinTime,
-                                               "--benchmark_repetitions=1"}),
-                               valgrind_conditions);
+      opts = benchmark_process(
+          o.valgrind,
+          callgrind_args(out, collect, binary, o, name,
+                         {std::string("--benchmark_min_time=") + kNeverSignificantMinTime,
+                          "--benchmark_repetitions=1"}),
+          valgrind_conditions);
       opts.stop_when = [&] { return part_complete(part(kLargeCallPart)); };
     }
     r = run_subprocess(opts);
@@ -207,11 +217,11 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
         b.error = failure_message(what + ":", r);
         return b;
       }
-      if (auto e = benchmark_error(r.out, what); !e.empty()) {
+      if (auto e = benchmark_error(r.out); !e.empty()) {
         b.error = what + ": the benchmark reported an error: " + e;
         return b;
       }
-      auto runs = parse_gbench_json(r.out, what);
+      auto runs = benchmark_runs(r.out);
       if (runs.empty() || runs.front().iterations <= 0 || !part_complete(part(2)))
         throw Error("no second call of " + entry + " was recorded");
       auto profile = parse_callgrind_output(read_file(part(2)), part(2));
@@ -229,7 +239,7 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
     }
     if (!r.stopped) {
       if (r.ok()) {
-        if (auto e = benchmark_error(r.out, what); !e.empty()) {
+        if (auto e = benchmark_error(r.out); !e.empty()) {
           b.error = what + ": the benchmark reported an error: " + e;
           return b;
         }
@@ -241,10 +251,9 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
       }
       return b;
     }
-    CallgrindResult c =
-        fit_two_calls(parse_callgrind_output(read_file(part(2)), part(2)), kSmallCall,
-                      parse_callgrind_output(read_file(part(3)), part(3)), kLargeCall,
-                      o.top_functions);
+    CallgrindResult c = fit_two_calls(
+        parse_callgrind_output(read_file(part(2)), part(2)), kSmallCall,
+        parse_callgrind_output(read_file(part(3)), part(3)), kLargeCall, o.top_functions);
     c.entry = entry;
     b.callgrind = std::move(c);
   } catch (const Error& e) {

@@ -24,7 +24,8 @@ TEST(CallgrindProcess, FindsTheFunctionGoogleBenchmarkRuns) {
                   "benchmark::State::StartKeepRunning()")};
   EXPECT_EQ(find_benchmark_entry(p), "(anonymous namespace)::BM_x(benchmark::State&)");
   p.calls[3].callee = "benchmark::internal::LambdaBenchmark<L>::Run(benchmark::State)";
-  EXPECT_EQ(find_benchmark_entry(p), "benchmark::internal::LambdaBenchmark<L>::Run(benchmark::State)");
+  EXPECT_EQ(find_benchmark_entry(p),
+            "benchmark::internal::LambdaBenchmark<L>::Run(benchmark::State)");
 }
 
 TEST(CallgrindProcess, NoStateOrNoSymbolIsAClearError) {

@@ -8,6 +8,7 @@
 #include "perfci/config/config.h"
 #include "perfci/counters/event_resolver.h"
 #include "perfci/meters/callgrind_meter.h"
+#include "perfci/meters/counters_process.h"
 #include "perfci/meters/profile_meter.h"
 #include "perfci/meters/wall_meter.h"
 #include "perfci/util/error.h"
@@ -123,6 +124,25 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
         b.transactions_per_iteration = wall[i].transactions_per_iteration;
       }
       if (!names.empty()) share_wall_cost(wall, results.benchmarks, wall_seconds);
+      // A benchmark that reported no perf.* counters has no hook: its
+      // events are counted on its whole process (counters_process.h).
+      if (counters) {
+        ProcessCountersOptions pc;
+        pc.events = o.events;
+        pc.min_time = o.min_time;
+        pc.conditions = o.conditions;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          BenchmarkResult& b = results.benchmarks[i];
+          if (!b.counters.empty() || b.failed()) continue;
+          say("counters (hook-free) " + b.name);
+          const auto counted = std::chrono::steady_clock::now();
+          auto pr = run_counters_process_mode(binary, b.name, pc);
+          // The wall+counters processes' cost, as --shard knows it.
+          b.cost_s["wall"] += seconds_since(counted);
+          merge_error(b, pr.error);
+          b.counters = std::move(pr.counters);
+        }
+      }
     }
 
     if (want_callgrind) {

@@ -112,12 +112,12 @@ struct SymbolShare {
 
 struct ProfileResult {
   std::string source;  // "cpu-clock" (sampling) or "callgrind" (deterministic)
-  // cpu-clock: "hook" (the hook samples its region from inside) or
-  // "process" (hook-free: the whole process sampled from outside).
-  std::string mode = "hook";
   std::uint64_t samples = 0;
   std::uint64_t lost = 0;
   std::vector<SymbolShare> symbols;  // descending share
+  // cpu-clock: "hook" (the hook samples its region from inside) or
+  // "process" (hook-free: the whole process sampled from outside).
+  std::string mode = "hook";
 };
 
 struct BenchmarkResult {
