@@ -63,11 +63,11 @@ BenchmarkResult run_counters_process_mode(const std::string& binary, const std::
     }
     const auto iterations = runs.front().iterations;
     if (iterations <= 0) throw Error("the benchmark reported no iterations");
-    Counted once = count_process(binary,
-                                 {"--benchmark_filter=" + exact_filter(name),
-                                  "--benchmark_format=json", "--benchmark_min_time=0.000000001",
-                                  "--benchmark_repetitions=1"},
-                                 o);
+    Counted once =
+        count_process(binary,
+                      {"--benchmark_filter=" + exact_filter(name), "--benchmark_format=json",
+                       "--benchmark_min_time=0.000000001", "--benchmark_repetitions=1"},
+                      o);
     if (!once.process.ok()) {
       b.error = failure_message(what + " (one iteration):", once.process);
       return b;
