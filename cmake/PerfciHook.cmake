@@ -4,6 +4,8 @@
 #   target_link_libraries(my_bench PRIVATE perfci::hook benchmark::benchmark)
 #
 # and in each benchmark, around the timed loop: perfci::BenchHook hook(state);
+# An installed perfci (`cmake --install`, the Debian package) gives the same
+# target without a checkout: find_package(perfci CONFIG REQUIRED).
 # Builds the hook from this checkout's sources (perfci/bench and
 # perfci/counters: nothing else of perfci) against the Debian packages
 # libbenchmark-dev, libpfm4-dev, nlohmann-json3-dev and valgrind (its
@@ -21,16 +23,9 @@ find_path(PERFCI_LIBPFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
 find_library(PERFCI_LIBPFM_LIBRARY pfm REQUIRED)
 find_path(PERFCI_VALGRIND_INCLUDE_DIR valgrind/callgrind.h REQUIRED)
 
-add_library(perfci_hook STATIC
-  ${_perfci_root}/perfci/bench/hook.cc
-  ${_perfci_root}/perfci/bench/hook_counters.cc
-  ${_perfci_root}/perfci/bench/hook_state.cc
-  ${_perfci_root}/perfci/bench/sampler.cc
-  ${_perfci_root}/perfci/counters/counter_set.cc
-  ${_perfci_root}/perfci/counters/event_resolver.cc
-  ${_perfci_root}/perfci/counters/event_status.cc
-  ${_perfci_root}/perfci/counters/pmu_info.cc
-  ${_perfci_root}/perfci/counters/syscall_perf_backend.cc)
+include(${_perfci_root}/perfci/bench/hook_sources.cmake)
+list(TRANSFORM PERFCI_HOOK_SOURCES PREPEND ${_perfci_root}/perfci/)
+add_library(perfci_hook STATIC ${PERFCI_HOOK_SOURCES})
 add_library(perfci::hook ALIAS perfci_hook)
 target_compile_features(perfci_hook PUBLIC cxx_std_20)
 target_include_directories(perfci_hook PUBLIC ${_perfci_root} ${PERFCI_LIBPFM_INCLUDE_DIR}

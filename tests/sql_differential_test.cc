@@ -315,7 +315,7 @@ struct Term {
 
 class Generator {
  public:
-  explicit Generator(uint32_t seed) : rng_(seed) {}
+  explicit Generator(uint32_t seed) : rng_(seed), seed_(seed) {}
 
   int Int(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool Chance(int percent) { return Int(1, 100) <= percent; }
@@ -1202,10 +1202,65 @@ class Generator {
     return q;
   }
 
+  // A CHECK constraint on column `col` (a random one of several shapes
+  // that random rows break now and then: comparisons with literals, NULL
+  // tests, typeof(), length(), the bare value), sometimes named, sometimes
+  // spaced oddly (sqlite3 quotes its text as written).
+  std::string CheckOn(const std::string& col, const std::string& name) {
+    std::string e;
+    switch (Int(0, 5)) {
+      case 0:
+        e = col + (Chance(30) ? "  <>  " : " <> ") + Literal();
+        break;
+      case 1:
+        e = col + " IS NULL OR " + col + " < " + std::to_string(Int(0, 10));
+        break;
+      case 2:
+        e = "typeof(" + col + ") <> '" +
+            Pick(std::vector<std::string>{"blob", "real", "text", "integer", "null"}) + "'";
+        break;
+      case 3:
+        e = "length(" + col + ")<" + std::to_string(Int(1, 3));
+        break;
+      case 4:
+        e = col;
+        break;
+      default:
+        e = col + " >= " + std::to_string(Int(-2, 3));
+    }
+    std::string out = name.empty() || Chance(50) ? "" : " CONSTRAINT " + name;
+    return out + " CHECK(" + (Chance(20) ? " " + e + " " : e) + ")";
+  }
+
+  // Column and table CHECK constraints for ConflictDml's copy, drawn from
+  // their own generator so that the main stream (every other query of the
+  // schema) stays what it was without them.
+  std::string TableChecks(const std::vector<std::string>& cols, const std::string& copy) {
+    if (!Chance(50)) return "";
+    std::string out;
+    for (int i = 0, n = Int(1, 2); i < n; ++i) {
+      out += ",";
+      const std::string name = Chance(50) ? "" : " CONSTRAINT " + copy + "_t" + std::to_string(i);
+      switch (Int(0, 2)) {
+        case 0:
+          out += name + " CHECK(id < " + std::to_string(Int(15, 50)) + ")";
+          break;
+        case 1:
+          out += name + " CHECK(" + Pick(cols) + " IS NOT " + Pick(cols) + ")";
+          break;
+        default:
+          out += name + " CHECK(coalesce(" + Pick(cols) + ", 0) <> " + Literal() + ")";
+      }
+    }
+    return out;
+  }
+
   // DML with conflict clauses on `copy`, a scratch copy of a random table:
   // its CREATE TABLE with random constraint-level ON CONFLICT clauses (on
   // the INTEGER PRIMARY KEY, NOT NULL with or without a DEFAULT, UNIQUE on
-  // a column or a pair), its rows, sometimes triggers (logging into
+  // a column or a pair) and, from a generator of their own, CHECK
+  // constraints (column and table level, named and unnamed), its rows,
+  // sometimes triggers (logging into
   // `copy`_log, writing the copy, RAISE), then INSERT / REPLACE / UPDATE
   // (and DELETE with triggers) with a random OR clause, a few with ON
   // CONFLICT DO NOTHING / DO UPDATE, some in an explicit transaction. Rows come in rowid
@@ -1230,19 +1285,30 @@ class Generator {
     const Table& src = Pick(tables);
     std::vector<const Table*> from{&src};
     const size_t nc = src.cols.size();
+    uint32_t h = seed_;
+    for (char ch : copy) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;  // FNV-1a
+    Generator checks(h);
+    const bool with_checks = checks.Chance(60);
+    std::vector<std::string> names;
     std::string create = "CREATE TABLE " + copy + "(id INTEGER PRIMARY KEY" +
                          (Chance(40) ? Pick(kOn) : std::string());
     for (size_t c = 1; c < nc; ++c) {
-      create += ", " + src.cols[c].name + (src.cols[c].type.empty() ? "" : " " + src.cols[c].type);
+      const std::string& col = src.cols[c].name;
+      names.push_back(col);
+      create += ", " + col + (src.cols[c].type.empty() ? "" : " " + src.cols[c].type);
       if (Chance(35)) {
         create += " NOT NULL" + Pick(kOn);
         if (Chance(50)) create += " DEFAULT " + Literal();
       }
       if (Chance(35)) create += " UNIQUE" + Pick(kOn);
+      if (with_checks && checks.Chance(35)) {
+        create += checks.CheckOn(col, copy + "_c" + std::to_string(c));
+      }
     }
     if (nc > 2 && Chance(30)) {
       create += ", UNIQUE(" + src.cols[1].name + ", " + src.cols[2].name + ")" + Pick(kOn);
     }
+    if (with_checks && !names.empty()) create += checks.TableChecks(names, copy);
     std::vector<std::string> out = {create + ")",
                                     "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name,
                                     "CREATE TABLE " + copy + "_log(k, v, w)"};
@@ -1539,6 +1605,7 @@ class Generator {
   }
 
   std::mt19937 rng_;
+  uint32_t seed_;
   const std::vector<Table>* tables_ = nullptr;
   std::vector<std::string> collated_refs_;  // "t1.c2" (and "s.c2") of NOCASE / RTRIM columns
 };
@@ -1600,7 +1667,9 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   const int schemas = static_cast<int>(EnvNumber("SQL_DIFF_SCHEMAS", kSchemas));
   int queries = 0, ordered = 0, ordered_rows = 0, mismatches = 0, both_errors = 0;
   int conflict_scripts = 0;
-  int loose = 0;  // queries whose text ties compare under NOCASE and RTRIM at once
+  int check_scripts = 0;   // conflict scripts whose table has CHECK constraints
+  int check_failures = 0;  // their statements that sqlite3 failed on one
+  int loose = 0;           // queries whose text ties compare under NOCASE and RTRIM at once
   for (int s = 0; s < schemas; ++s) {
     const uint32_t seed = base_seed + static_cast<uint32_t>(s);
     Generator gen(seed);
@@ -1636,9 +1705,11 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
         ++conflict_scripts;
         const std::string copy = "x" + std::to_string(q);
         const std::vector<std::string> script = gen.ConflictDml(tables, copy);
+        check_scripts += script[0].find("CHECK(") != std::string::npos;
         for (const std::string& stmt : script) {
           const Outcome want = RunSqlite(sdb, stmt);
           const Outcome got = RunEngine(edb->get(), stmt);
+          check_failures += want.error && want.message.starts_with("CHECK constraint failed");
           std::string diff;
           if (got.error != want.error || got.message != want.message) {
             diff = "engine: " + (got.error ? got.message : "ok") +
@@ -1745,10 +1816,10 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   }
   std::printf(
       "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both; %d "
-      "conflict-clause DML scripts; %d over collated text, its ties compared loosely), %d "
-      "mismatches, seeds %u..%u\n",
-      queries, ordered, ordered_rows, both_errors, conflict_scripts, loose, mismatches, base_seed,
-      base_seed + static_cast<uint32_t>(schemas) - 1);
+      "conflict-clause DML scripts, %d with CHECK constraints, %d statements failing one; %d "
+      "over collated text, its ties compared loosely), %d mismatches, seeds %u..%u\n",
+      queries, ordered, ordered_rows, both_errors, conflict_scripts, check_scripts, check_failures,
+      loose, mismatches, base_seed, base_seed + static_cast<uint32_t>(schemas) - 1);
   EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
   EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";
   EXPECT_EQ(mismatches, 0) << "of " << queries << " queries (" << both_errors << " failed on both)";

@@ -45,24 +45,10 @@ import tempfile
 
 import yaml
 
+from check_lib import check, finish, git
+
 ROOT = pathlib.Path(sys.argv[1])
 PERFCI = sys.argv[2]
-passed = 0
-failed = []
-
-
-def check(ok, what, why=""):
-    """One assertion: prints what was verified, or records why it failed."""
-    global passed
-    if ok:
-        passed += 1
-        print(f"  ok    {what}")
-    else:
-        failed.append(f"{what}: {why}" if why else what)
-        print(f"  FAIL  {what}{': ' + why if why else ''}")
-    return ok
-
-
 def section(title):
     print(f"\n{title}")
 
@@ -392,16 +378,6 @@ def run_step(wf, job, step, cwd, ctx, carried=None, extra=None):
     r = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     return StepRun(r.returncode, r.stdout + r.stderr, files["GITHUB_STEP_SUMMARY"].read_text(),
                    read_env_file(files["GITHUB_ENV"]), read_env_file(files["GITHUB_OUTPUT"]))
-
-
-def git(cwd, *args):
-    r = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=60,
-                       env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(cwd),
-                            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
-    if r.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {r.stderr.strip()}")
-    return r.stdout.strip()
 
 
 def commit(repo, message, files):
@@ -797,10 +773,4 @@ check(any("--changed" in str(st["run"]) and "--markdown -" in str(st["run"])
       "perf.yml: after the check, the step summary shows the changed benchmarks' trends",
       f"history show steps {[i for i, _ in trend]}")
 
-print()
-for f in failed:
-    print(f"workflow_check: FAIL: {f}", file=sys.stderr)
-if failed:
-    print(f"workflow_check: {len(failed)} of {passed + len(failed)} checks failed", file=sys.stderr)
-    sys.exit(1)
-print(f"workflow_check: {passed} checks passed")
+finish("workflow_check")

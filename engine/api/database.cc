@@ -2,13 +2,19 @@
 // explicit transactions, and the read transaction that active statements share.
 #include "engine/database.h"
 
+#include "engine/api/open_path.h"
 #include "engine/catalog/schema_loader.h"
+#include "engine/exec/pragma_run.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/btree.h"
+#include "engine/storage/mem_env.h"
 
 namespace engine {
 
-Database::Database(std::unique_ptr<BTree> tree) : tree_(std::move(tree)) {}
+Database::Database(std::unique_ptr<Env> env, std::unique_ptr<BTree> tree)
+    : env_(std::move(env)),
+      tree_(std::move(tree)),
+      settings_(std::make_unique<exec::PragmaSettings>()) {}
 
 Database::~Database() {
   // A destructor has no caller to report to. A rollback that fails leaves a
@@ -19,8 +25,31 @@ Database::~Database() {
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const DatabaseOptions& options) {
-  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(path, options));
-  std::unique_ptr<Database> db(new Database(std::move(tree)));
+  ENGINE_ASSIGN_OR_RETURN(OpenPath target, ResolveOpenPath(path, options));
+  DatabaseOptions opts = options;
+  opts.read_only = target.read_only;
+  opts.create_if_missing = target.create_if_missing;
+  std::unique_ptr<Env> env;
+  std::string file = target.file;
+  if (target.kind != OpenPath::Kind::kFile) {
+    // The names only this connection's Env knows.
+    env = target.kind == OpenPath::Kind::kMemory
+              ? NewMemEnv()
+              : NewTempFileEnv(options.env != nullptr ? options.env : Env::Default());
+    opts.env = env.get();
+    file = target.kind == OpenPath::Kind::kMemory ? ":memory:" : "";
+    if (opts.read_only) {
+      // sqlite3 opens a fresh one read-only as an empty database; the pager
+      // opens read-only only what exists, so it is made first.
+      DatabaseOptions init = opts;
+      init.read_only = false;
+      init.create_if_missing = true;
+      ENGINE_RETURN_IF_ERROR(BTree::Open(file, init).status());
+    }
+    opts.create_if_missing = true;
+  }
+  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(file, opts));
+  std::unique_ptr<Database> db(new Database(std::move(env), std::move(tree)));
   ENGINE_RETURN_IF_ERROR(db->RefreshSchema());
   return db;
 }

@@ -106,6 +106,8 @@ Status Statement::Build() {
   bind_bytes_.resize(nparams);
   prog_ = std::move(prog);
   ctx_ = std::make_unique<exec::ExecContext>(db_->tree_.get(), prog_.get());
+  // Fixed for the plan's life: changing the pragma re-plans every statement.
+  ctx_->ignore_checks = db_->settings_->ignore_check_constraints;
   if (kind_ == Kind::kSelect) select_ = ctx_->Run(0);
   if (kind_ == Kind::kDml) {
     dml_ = std::make_unique<exec::DmlRun>(ctx_.get(), prog_->dml.get());
@@ -245,7 +247,13 @@ Status Statement::StartPragma() {
   Status st = db_->EnsureSchema();
   if (st.ok()) {
     if (!pragma_) pragma_ = std::make_unique<exec::PragmaResult>();
-    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(), pragma_.get());
+    const bool ignored = db_->settings_->ignore_check_constraints;
+    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(),
+                         db_->settings_.get(), pragma_.get());
+    // As sqlite3 expires its statements when ignore_check_constraints
+    // changes: each is built again before it next runs, with the new value
+    // (an execution then reads nothing for it).
+    if (db_->settings_->ignore_check_constraints != ignored) ++db_->schema_generation_;
   }
   // The rows own their bytes: the read transaction is not needed past here.
   Finish();

@@ -109,6 +109,9 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     c.not_null_conflict = cd.not_null_conflict;
     c.primary_key = cd.primary_key;
     if (cd.default_value != sql::kNoExpr) c.default_sql = cd.default_text;
+    for (const sql::CheckDef& check : cd.checks) {
+      t->checks.push_back({check.name.empty() ? check.text : check.name, check.text});
+    }
     if (cd.primary_key) {
       ++pk_count;
       // "INTEGER PRIMARY KEY DESC" is famously not a rowid alias.
@@ -120,6 +123,9 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     t->columns.push_back(std::move(c));
   }
   for (const sql::TableConstraint& tc : st.constraints) {
+    if (tc.kind == sql::TableConstraint::Kind::kCheck) {
+      t->checks.push_back({tc.check.name.empty() ? tc.check.text : tc.check.name, tc.check.text});
+    }
     if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey) continue;
     ++pk_count;
     for (const sql::IndexedColumn& ic : tc.columns) {

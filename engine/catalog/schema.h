@@ -64,6 +64,12 @@ struct IndexInfo {
   }
 };
 
+// A CHECK constraint of a table, from its CREATE TABLE text.
+struct CheckInfo {
+  std::string label;  // what "CHECK constraint failed: " names: its name, else its text
+  std::string sql;    // the expression as written
+};
+
 struct TriggerInfo;
 
 struct TableInfo {
@@ -79,6 +85,10 @@ struct TableInfo {
   // Schema; empty for almost every table, which is all a DML statement
   // looks at when it has none.
   std::vector<const TriggerInfo*> triggers;
+  // In declaration order (column constraints, then the table's), the order
+  // sqlite3 evaluates them in. Empty for most tables: a write then pays
+  // nothing for them.
+  std::vector<CheckInfo> checks;
 
   int FindColumn(std::string_view name) const;  // -1 when absent
 };

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "engine/exec/trigger_ddl.h"
+#include "engine/planner/planner.h"
 #include "engine/storage/btree_cursor.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
@@ -115,6 +116,13 @@ Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::Create
     }
   }
   ENGINE_ASSIGN_OR_RETURN(auto table, catalog::TableFromAst(st, ast));
+  if (!table->checks.empty()) {
+    // sqlite3 resolves a CHECK when the table is created: an unknown
+    // column or function, a subquery or a parameter is refused then.
+    plan::Program scratch;
+    plan::Planner planner(schema, &scratch);
+    ENGINE_RETURN_IF_ERROR(planner.ValidateChecks(ast, st, *table));
+  }
   ENGINE_ASSIGN_OR_RETURN(table->root, tree.CreateTable());
   SchemaEntry e;
   e.type = "table";

@@ -4,13 +4,18 @@
 #include <limits>
 
 #include "engine/func/affinity.h"
+#include "engine/func/date_time.h"
 
 namespace engine::exec {
 
 using sql::ConflictAction;
 
 DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
-    : ctx_(ctx), dml_(dml), table_(dml->table), builder_(ctx->tree()->file_format()) {
+    : ctx_(ctx),
+      dml_(dml),
+      table_(dml->table),
+      has_checks_(!dml->checks.empty()),
+      builder_(ctx->tree()->file_format()) {
   index_cur_.resize(table_->indexes.size());
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     if (table_->columns[c].not_null && static_cast<int>(c) != table_->rowid_alias) {
@@ -78,7 +83,9 @@ Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame
 Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
                             bool* ignore, TriggerRun* run) {
   ConflictAction failed = ConflictAction::kAbort;
-  Status st = (run != nullptr ? run : triggers_.get())->Fire(t, old_row, new_row, ignore, &failed);
+  TriggerRun* fired = run != nullptr ? run : triggers_.get();
+  fired->set_ignore_checks(ctx_->ignore_checks);
+  Status st = fired->Fire(t, old_row, new_row, ignore, &failed);
   if (!st.ok()) failed_ = failed;
   // A body may have written this table: the cached largest rowid is stale.
   next_rowid_known_ = false;
@@ -261,6 +268,33 @@ Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
   return Status::OK();
 }
 
+Status DmlRun::CheckConstraints(const Value* vals, int64_t rowid,
+                                const std::vector<uint32_t>* which, bool* skip) {
+  *skip = false;
+  if (ctx_->ignore_checks) return Status::OK();
+  SourceRow& row = ctx_->sources()[static_cast<size_t>(dml_->check_src)];
+  row.null_row = false;
+  row.values = vals;
+  row.rowid = rowid;  // the INTEGER PRIMARY KEY column reads it too
+  const func::PureContext pure("a CHECK constraint");
+  const size_t n = which != nullptr ? which->size() : dml_->checks.size();
+  for (size_t i = 0; i < n; ++i) {
+    const plan::CheckPlan& check = dml_->checks[which != nullptr ? (*which)[i] : i];
+    ENGINE_ASSIGN_OR_RETURN(int truth, ctx_->Truth(check.node));
+    if (truth != 0) continue;
+    // A CHECK has no ON CONFLICT of its own (sqlite3 parses a table
+    // constraint's and ignores it): the statement's OR clause, else ABORT.
+    const ConflictAction action = Resolve(ConflictAction::kDefault);
+    if (action == ConflictAction::kIgnore) {
+      *skip = true;
+      return Status::OK();
+    }
+    return Fail(action == ConflictAction::kReplace ? ConflictAction::kAbort : action,
+                Status::Constraint("CHECK constraint failed: " + *check.label));
+  }
+  return Status::OK();
+}
+
 Status DmlRun::CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
                            const std::vector<bool>* touched, bool* skip) {
   *skip = false;
@@ -406,6 +440,8 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
   bool skip;
   upsert_hit_ = nullptr;
   ENGINE_RETURN_IF_ERROR(CheckNotNull(vals, &skip));
+  if (!skip && has_checks_) [[unlikely]]
+    ENGINE_RETURN_IF_ERROR(CheckConstraints(vals, rowid, nullptr, &skip));
   if (!skip)
     ENGINE_RETURN_IF_ERROR(CheckUnique(vals, rowid, nullptr, explicit_rowid, nullptr, &skip));
   if (skip) {
@@ -685,6 +721,13 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   force_abort_ = false;
   ENGINE_RETURN_IF_ERROR(not_null);
   if (skip) return Status::OK();
+  if (!u.checks.empty()) {
+    force_abort_ = true;
+    Status checked = CheckConstraints(row_.data(), new_rowid, &u.checks, &skip);
+    force_abort_ = false;
+    ENGINE_RETURN_IF_ERROR(checked);
+    if (skip) return Status::OK();
+  }
   std::vector<bool> touched(table_->indexes.size());
   MarkTouched(u.sets, rowid_changed, &touched);
   // The update's own conflicts are not the UPSERT's to resolve.
@@ -837,6 +880,10 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     bool skip;
     ENGINE_RETURN_IF_ERROR(CheckNotNull(row_.data(), &skip));
     if (skip) continue;
+    if (!dml_->update_checks.empty()) [[unlikely]] {
+      ENGINE_RETURN_IF_ERROR(CheckConstraints(row_.data(), new_rowid, &dml_->update_checks, &skip));
+      if (skip) continue;
+    }
     const bool rowid_changed = new_rowid != rowid;
     bool ignore_row = false;
     const bool keys_change = MarkTouched(dml_->sets, rowid_changed, &touched);

@@ -1,5 +1,5 @@
 // INSERT, UPDATE and DELETE at run time: type affinity on the way in,
-// NOT NULL / UNIQUE / PRIMARY KEY checks with SQLite's messages and its
+// NOT NULL / CHECK / UNIQUE / PRIMARY KEY checks with SQLite's messages and its
 // conflict resolutions (ABORT, IGNORE, REPLACE), and every index kept in step
 // with its table. Rows to change are gathered first, then changed, so that a
 // statement never sees its own writes.
@@ -41,6 +41,13 @@ class DmlRun {
   // Checks NOT NULL in SQLite's two passes (REPLACE takes the default);
   // *skip for IGNORE.
   Status CheckNotNull(Value* vals, bool* skip);
+  // The CHECK constraints `which` (positions in dml_->checks, in
+  // declaration order; null: all of them) on the row `vals` (table order)
+  // that will have rowid `rowid`, after NOT NULL and before UNIQUE as in
+  // sqlite3. A check fails only when it is false (NULL passes); the
+  // statement's OR clause decides, REPLACE as ABORT; *skip for IGNORE.
+  Status CheckConstraints(const Value* vals, int64_t rowid, const std::vector<uint32_t>* which,
+                          bool* skip);
   // The rowid (when check_rowid) and UNIQUE checks in SQLite's order; fills
   // doomed_ with the rows REPLACE deletes; *skip for IGNORE. `touched`
   // (UPDATE) limits the checks to the indexes whose key changes.
@@ -95,6 +102,7 @@ class DmlRun {
   ExecContext* ctx_;
   const plan::Dml* dml_;
   const catalog::TableInfo* table_;
+  const bool has_checks_;  // dml_->checks is not empty: one test per inserted row
   std::optional<BtCursor> table_cur_;
   BtCursor* row_cur_ = nullptr;  // on the row LoadRow read (the scan's or table_cur_)
   std::deque<std::optional<BtCursor>> index_cur_;

@@ -192,6 +192,9 @@ class ExecContext {
   // What the last RAISE() evaluated asked for (kDefault: none); only a
   // trigger program can hold one.
   sql::ConflictAction raised = sql::ConflictAction::kDefault;
+  // PRAGMA ignore_check_constraints of the connection, as it is when the
+  // statement runs: a write then evaluates no CHECK.
+  bool ignore_checks = false;
 
   // The current group while evaluating aggregate-mode expressions.
   const Value* group_captures = nullptr;

@@ -8,7 +8,8 @@
 // right length, the freelist's length against the header, every page used
 // exactly once; then, for integrity_check only, that every row has its entry
 // in each index and each index as many entries as its table has rows, and
-// that NOT NULL columns hold no NULL. On top of sqlite3 it checks that index
+// that NOT NULL columns hold no NULL and every row meets the table's CHECK
+// constraints (quick_check too). On top of sqlite3 it checks that index
 // keys are in order (sqlite3 only notices through missing-row reports).
 #pragma once
 
@@ -27,6 +28,9 @@ struct IntegrityOptions {
   // freelist and unused pages are then not checked.
   const catalog::TableInfo* only = nullptr;
   bool quick = false;  // quick_check: no index content checks
+  // Evaluate CHECK constraints on every row (off under PRAGMA
+  // ignore_check_constraints, as in sqlite3).
+  bool check_constraints = true;
 };
 
 // The result rows: {"ok"} for a sound file; otherwise, as sqlite3 returns

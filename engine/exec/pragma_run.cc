@@ -4,8 +4,10 @@
 #include "engine/exec/pragma_run.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
+#include <limits>
 #include <optional>
 
 #include "engine/exec/integrity_check.h"
@@ -35,6 +37,7 @@ enum class Pragma {
   kJournalMode,
   kIntegrityCheck,
   kQuickCheck,
+  kIgnoreCheckConstraints,
 };
 
 struct PragmaDef {
@@ -66,6 +69,7 @@ const std::vector<PragmaDef>& Pragmas() {
         {"journal_mode", Pragma::kJournalMode, {"journal_mode"}},
         {"integrity_check", Pragma::kIntegrityCheck, {"integrity_check"}},
         {"quick_check", Pragma::kQuickCheck, {"quick_check"}},
+        {"ignore_check_constraints", Pragma::kIgnoreCheckConstraints, {"ignore_check_constraints"}},
     };
     for (const char* name : {"analysis_limit",
                              "auto_vacuum",
@@ -90,7 +94,6 @@ const std::vector<PragmaDef>& Pragmas() {
                              "fullfsync",
                              "function_list",
                              "hard_heap_limit",
-                             "ignore_check_constraints",
                              "incremental_vacuum",
                              "journal_size_limit",
                              "legacy_alter_table",
@@ -292,25 +295,49 @@ void IndexInfo(const catalog::Schema& schema, const std::string& name, bool xinf
   }
 }
 
-Status JournalMode(const std::optional<std::string>& value, Rows* rows) {
-  // The engine writes a rollback journal and deletes it at commit.
+Status JournalMode(const Pager& pager, const std::optional<std::string>& value, Rows* rows) {
+  // The engine writes a rollback journal and deletes it at commit; an
+  // in-memory database keeps it in memory, which is SQLite's MEMORY mode.
+  const bool in_memory = pager.storage_kind() == Env::Kind::kMemory;
+  const char* mode = in_memory ? "memory" : "delete";
   if (value) {
     const std::string v = catalog::LowerCase(*value);
     const bool known = v == "delete" || v == "truncate" || v == "persist" || v == "memory" ||
                        v == "wal" || v == "off";
-    // sqlite3 answers an unknown mode with the current one.
-    if (known && v != "delete") {
+    // sqlite3 answers an unknown mode with the current one, and so it does
+    // for an in-memory database asked for any mode but MEMORY and OFF: it
+    // keeps its journal in memory.
+    if (known && v != mode && (!in_memory || v == "off")) {
       return Status::NotSupported("journal_mode " + v + " is not supported");
     }
   }
-  rows->Add().Text("delete");
+  rows->Add().Text(mode);
   return Status::OK();
 }
 
+// sqlite3GetBoolean(z, 0): a leading digit reads as a number, else one of
+// on/yes/true (1) or off/no/false (0) whole, case-insensitively; anything
+// else is false.
+bool PragmaBoolean(const std::string& z) {
+  if (!z.empty() && std::isdigit(static_cast<unsigned char>(z[0]))) {
+    int64_t n = 0;
+    for (size_t i = 0; i < z.size() && std::isdigit(static_cast<unsigned char>(z[i])); ++i) {
+      n = n * 10 + (z[i] - '0');
+      if (n > std::numeric_limits<int32_t>::max()) break;
+    }
+    return n != 0;
+  }
+  for (const char* yes : {"on", "yes", "true"}) {
+    if (EqualsNoCase(z, yes)) return true;
+  }
+  return false;
+}
+
 Status Integrity(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p, bool quick,
-                 Rows* rows, PragmaResult* rows_out) {
+                 bool check_constraints, Rows* rows, PragmaResult* rows_out) {
   IntegrityOptions opts;
   opts.quick = quick;
+  opts.check_constraints = check_constraints;
   if (p.value) {
     if (std::optional<int64_t> n = ParseInt(*p.value)) {
       if (*n > 0) opts.max_errors = *n > 1000000 ? 1000000 : static_cast<int>(*n);
@@ -350,7 +377,7 @@ Result<std::vector<std::string>> PragmaColumns(const catalog::Schema& schema,
 }
 
 Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p,
-                 PragmaResult* out) {
+                 PragmaSettings* settings, PragmaResult* out) {
   out->rows.clear();
   out->text.clear();
   out->after_rows = Status::OK();
@@ -384,6 +411,11 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       if (p.value) IndexInfo(schema, arg, d->pragma == Pragma::kIndexXinfo, &rows);
       return Status::OK();
     case Pragma::kDatabaseList: {
+      // An in-memory or temporary database has no file name to show.
+      if (pager.storage_kind() != Env::Kind::kFiles) {
+        rows.Add().Int(0).Text("main").Text("");
+        return Status::OK();
+      }
       std::error_code ec;
       std::filesystem::path abs = std::filesystem::absolute(pager.path(), ec);
       rows.Add().Int(0).Text("main").Text(ec ? pager.path() : abs.lexically_normal().string());
@@ -417,11 +449,19 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
       if (!p.value) rows.Add().Text("UTF-8");
       return Status::OK();
     case Pragma::kJournalMode:
-      return JournalMode(p.value, &rows);
+      return JournalMode(pager, p.value, &rows);
     case Pragma::kIntegrityCheck:
-      return Integrity(tree, schema, p, false, &rows, out);
     case Pragma::kQuickCheck:
-      return Integrity(tree, schema, p, true, &rows, out);
+      // Both evaluate CHECK constraints, unless they are being ignored.
+      return Integrity(tree, schema, p, d->pragma == Pragma::kQuickCheck,
+                       !settings->ignore_check_constraints, &rows, out);
+    case Pragma::kIgnoreCheckConstraints:
+      if (p.value) {
+        settings->ignore_check_constraints = PragmaBoolean(*p.value);
+      } else {
+        rows.Add().Int(settings->ignore_check_constraints ? 1 : 0);
+      }
+      return Status::OK();
   }
   return Status::OK();
 }

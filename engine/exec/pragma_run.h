@@ -33,8 +33,16 @@ struct PragmaResult {
 Result<std::vector<std::string>> PragmaColumns(const catalog::Schema& schema,
                                                const sql::PragmaStmt& p);
 
-// Runs the pragma inside the caller's read transaction.
+// What the connection's pragmas set and its statements read.
+struct PragmaSettings {
+  // PRAGMA ignore_check_constraints: writes evaluate no CHECK, and
+  // integrity_check / quick_check report no row that breaks one.
+  bool ignore_check_constraints = false;
+};
+
+// Runs the pragma inside the caller's read transaction; an assignment to
+// one of `settings` changes it.
 Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p,
-                 PragmaResult* out);
+                 PragmaSettings* settings, PragmaResult* out);
 
 }  // namespace engine::exec

@@ -190,6 +190,7 @@ Status TriggerRun::Fire(Timing t, const Value* old_row, const Value* new_row, bo
       ctx.NewExecution();
       ctx.params().assign(params, params + 2 * width);
       ctx.raised = sql::ConflictAction::kDefault;
+      ctx.ignore_checks = ignore_checks_;
       Status st;
       if (step.dml) {
         if (!step.triggers_ready) {

@@ -56,6 +56,9 @@ class TriggerRun {
   // conflict action the failure carries.
   Status Fire(Timing t, const Value* old_row, const Value* new_row, bool* ignore,
               sql::ConflictAction* failed);
+  // PRAGMA ignore_check_constraints for the body statements' writes: the
+  // firing statement's.
+  void set_ignore_checks(bool ignore) { ignore_checks_ = ignore; }
 
  private:
   struct Step;
@@ -66,6 +69,7 @@ class TriggerRun {
   const catalog::TableInfo* table_ = nullptr;
   std::vector<std::unique_ptr<Program>> programs_;
   bool before_ = false, after_ = false;
+  bool ignore_checks_ = false;
   RowStore params_;  // OLD then NEW of the row firing, owned
   std::vector<Value> joined_;
 };

@@ -24,11 +24,23 @@ std::string ArgText(const Value& v, ValueArena& arena) {
   return s;
 }
 
+// sqlite3NotPureFunc: where a result must not depend on the clock or the
+// time zone (a CHECK constraint), 'now' and 'localtime'/'utc' are an error.
+bool Impure(const char* name, Status* error) {
+  if (internal::pure_context == nullptr) return false;
+  *error = Status::SqlError(std::string("non-deterministic use of ") + name + "() in " +
+                            internal::pure_context);
+  return true;
+}
+
 // The time value args[0] and the modifiers args[1..n) into *p; no
 // arguments at all is 'now'. false: the result is NULL (or *error is set).
-bool EvalDateTime(const Value* args, int n, ValueArena& arena, DateTime* p, Status* error) {
+// `name`: the SQL function's, for errors.
+bool EvalDateTime(const char* name, const Value* args, int n, ValueArena& arena, DateTime* p,
+                  Status* error) {
   *p = DateTime{};
   if (n == 0) {
+    if (Impure(name, error)) return false;
     p->jd = StatementTimeMs();
     p->valid_jd = p->jd > 0;
     if (!p->valid_jd) return false;
@@ -38,13 +50,19 @@ bool EvalDateTime(const Value* args, int n, ValueArena& arena, DateTime* p, Stat
                                   : args[0].as_real());
   } else {
     if (args[0].is_null()) return false;
-    if (!datetime::ParseTimeValue(ArgText(args[0], arena).c_str(), StatementTimeMs, p)) {
-      return false;
-    }
+    const std::string text = ArgText(args[0], arena);
+    if (!datetime::ParseTimeValue(text.c_str(), StatementTimeMs, p)) return false;
+    if (datetime::EqualsNoCase(text.c_str(), "now") && Impure(name, error)) return false;
   }
   for (int i = 1; i < n; i++) {
     if (args[i].is_null()) return false;
-    if (!datetime::ApplyModifier(ArgText(args[i], arena).c_str(), i, p, error)) return false;
+    const std::string text = ArgText(args[i], arena);
+    if ((datetime::EqualsNoCase(text.c_str(), "localtime") ||
+         datetime::EqualsNoCase(text.c_str(), "utc")) &&
+        Impure(name, error)) {
+      return false;
+    }
+    if (!datetime::ApplyModifier(text.c_str(), i, p, error)) return false;
   }
   datetime::ComputeJulian(p);
   return !p->error && datetime::ValidJulianMs(p->jd);
@@ -89,7 +107,8 @@ Status Format(const Value* args, int n, ValueArena& arena, Value* out) {
   DateTime x;
   Status error;
   *out = Value::Null();
-  if (!EvalDateTime(args, n, arena, &x, &error)) return error;
+  const char* name = kDate && kTime ? "datetime" : kDate ? "date" : "time";
+  if (!EvalDateTime(name, args, n, arena, &x, &error)) return error;
   datetime::ComputeYmdHms(&x);
   std::string s;
   if (kDate) AppendDate(x, &s);
@@ -202,11 +221,26 @@ Status DateTimeFunction(const Value* args, int n, ValueArena& arena, Value* out)
   return Format<true, true>(args, n, arena, out);
 }
 
+Status CurrentDateFunction(const Value* args, int n, ValueArena& arena, Value* out) {
+  const PureContext unrestricted(nullptr);
+  return DateFunction(args, n, arena, out);
+}
+
+Status CurrentTimeFunction(const Value* args, int n, ValueArena& arena, Value* out) {
+  const PureContext unrestricted(nullptr);
+  return TimeFunction(args, n, arena, out);
+}
+
+Status CurrentTimestampFunction(const Value* args, int n, ValueArena& arena, Value* out) {
+  const PureContext unrestricted(nullptr);
+  return DateTimeFunction(args, n, arena, out);
+}
+
 Status JulianDayFunction(const Value* args, int n, ValueArena& arena, Value* out) {
   DateTime x;
   Status error;
   *out = Value::Null();
-  if (!EvalDateTime(args, n, arena, &x, &error)) return error;
+  if (!EvalDateTime("julianday", args, n, arena, &x, &error)) return error;
   *out = Value::Real(static_cast<double>(x.jd) / 86400000.0);
   return Status::OK();
 }
@@ -215,7 +249,7 @@ Status UnixEpochFunction(const Value* args, int n, ValueArena& arena, Value* out
   DateTime x;
   Status error;
   *out = Value::Null();
-  if (!EvalDateTime(args, n, arena, &x, &error)) return error;
+  if (!EvalDateTime("unixepoch", args, n, arena, &x, &error)) return error;
   *out = Value::Integer(x.jd / 1000 - datetime::kUnixEpochMs / 1000);
   return Status::OK();
 }
@@ -226,7 +260,7 @@ Status StrftimeFunction(const Value* args, int n, ValueArena& arena, Value* out)
   const std::string format = ArgText(args[0], arena);
   DateTime x;
   Status error;
-  if (!EvalDateTime(args + 1, n - 1, arena, &x, &error)) return error;
+  if (!EvalDateTime("strftime", args + 1, n - 1, arena, &x, &error)) return error;
   for (size_t i = 0; i < format.size(); i++) {
     if (format[i] != '%') continue;
     if (i + 1 >= format.size() || !KnownSpecifier(format[i + 1])) return Status::OK();

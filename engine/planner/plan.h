@@ -212,6 +212,15 @@ struct Select {
 };
 
 // INSERT, UPDATE and DELETE on one table.
+// A table's CHECK constraint compiled against the row a write proposes
+// (Dml::check_src): what it reads decides whether an UPDATE evaluates it.
+struct CheckPlan {
+  int32_t node = -1;
+  const std::string* label = nullptr;  // the TableInfo's CheckInfo::label
+  std::vector<int> columns;            // table columns it reads (not the rowid alias)
+  bool reads_rowid = false;            // the rowid, or the INTEGER PRIMARY KEY column
+};
+
 struct Dml {
   enum class Kind : uint8_t { kInsert, kUpdate, kDelete };
   Kind kind = Kind::kInsert;
@@ -250,10 +259,18 @@ struct Dml {
     bool nothing = true;
     std::vector<std::pair<int, int32_t>> sets;  // table column (-1: rowid), value node
     int32_t where = -1;
+    std::vector<uint32_t> checks;  // the `checks` DO UPDATE evaluates, as an UPDATE's
   };
   std::vector<Upsert> upsert;
   int upsert_src = -1;
   int excluded_src = -1;
+  // The table's CHECK constraints (none when it has none, or the statement
+  // is a DELETE), read the new row as source check_src. An INSERT evaluates
+  // them all; an UPDATE, as sqlite3, only update_checks: those that read a
+  // column it SETs (or the rowid, when it SETs that).
+  std::vector<CheckPlan> checks;
+  int check_src = -1;
+  std::vector<uint32_t> update_checks;
 };
 
 // A recursive common table expression (planner/planner_cte.cc,

@@ -456,6 +456,14 @@ Result<int32_t> Planner::CompileFunction(const sql::Ast& ast, const sql::Expr& e
 
 Result<int32_t> Planner::CompileSubquery(const sql::Ast& ast, const sql::Expr& e,
                                          const Scope* scope) {
+  if (in_check_) {
+    // Where sqlite3 points: the first node down the left operands that
+    // has a position (none for a bare subquery).
+    const sql::Expr* at = &e;
+    while (ast.offset_of(*at) < 0 && at->left != sql::kNoExpr) at = &ast.expr(at->left);
+    return Status::SqlError("subqueries prohibited in CHECK constraints")
+        .WithOffset(ast.offset_of(*at));
+  }
   // A subquery sees the enclosing scope but never captures group values.
   const Scope* saved = suppress_capture_;
   suppress_capture_ = nullptr;
@@ -520,6 +528,10 @@ Result<int32_t> Planner::CompileNode(const sql::Ast& ast, sql::ExprId id, const 
       return AddNode(n);
     }
     case sql::ExprKind::kParameter:
+      if (in_check_) {
+        return Status::SqlError("parameters prohibited in CHECK constraints")
+            .WithOffset(ast.offset_of(e));
+      }
       n.op = Op::kParam;
       n.col = static_cast<int32_t>(e.u.ids.b) - 1;
       prog_->parameter_count = std::max(prog_->parameter_count, static_cast<int>(e.u.ids.b));

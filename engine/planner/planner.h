@@ -65,6 +65,14 @@ class Planner {
   // parameters (OLD at 0..n, NEW at n+1..2n+1 for n columns, each block's
   // last slot the rowid) and RAISE() is allowed.
   void SetTriggerRow(const catalog::TableInfo* table, bool has_old, bool has_new);
+  // The CHECK constraints of `t`, compiled against its row as source `src`,
+  // into *out in declaration order (planner_check.cc).
+  Status CompileChecks(const catalog::TableInfo& t, int src, std::vector<CheckPlan>* out);
+  // CREATE TABLE's CHECK expressions (of `ast`) against the new table `t`,
+  // for sqlite3's errors: no such column or function, a subquery, a
+  // parameter, an aggregate. Nothing is kept.
+  Status ValidateChecks(const sql::Ast& ast, const sql::CreateTableStmt& st,
+                        const catalog::TableInfo& t);
   // Adds a node and returns its index.
   int32_t AddNode(const Node& n);
   // Marks column `col` of `src` as read (for covering index decisions).
@@ -174,6 +182,10 @@ class Planner {
                            const catalog::TableInfo& t, bool rowid_names, Dml* dml);
   // Dml::defaults: the DEFAULT nodes an INSERT or an ON CONFLICT REPLACE needs.
   Status CompileDefaults(Dml* dml);
+  // Dml::checks and which of them an UPDATE (or each DO UPDATE) evaluates.
+  Status PlanChecks(Dml* dml);
+  // One CHECK expression against `scope`, subqueries and parameters refused.
+  Result<int32_t> CompileCheck(const sql::Ast& ast, sql::ExprId id, const Scope& scope);
   Status PlanTarget(const sql::Ast& ast, const catalog::TableInfo* t, const std::string& alias,
                     sql::ExprId where, Scope* scope, Dml* dml, const std::string& indexed_by = {},
                     bool not_indexed = false);
@@ -231,6 +243,7 @@ class Planner {
   std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid
   std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
   int view_depth_ = 0;
+  bool in_check_ = false;  // compiling a CHECK: no subqueries, no parameters
   const catalog::TableInfo* trigger_table_ = nullptr;  // see SetTriggerRow
   bool trigger_old_ = false;
   bool trigger_new_ = false;

@@ -55,6 +55,7 @@ Status Planner::PlanInsert(const sql::Ast& ast, const sql::InsertStmt& st) {
   }
   ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
   ENGINE_RETURN_IF_ERROR(PlanUpsert(ast, st, dml.get()));
+  ENGINE_RETURN_IF_ERROR(PlanChecks(dml.get()));
   prog_->dml = std::move(dml);
   return Status::OK();
 }
@@ -251,6 +252,7 @@ Status Planner::PlanUpdate(const sql::Ast& ast, const sql::UpdateStmt& st) {
     if (!replaced) dml->sets.push_back({c, v});
   }
   ENGINE_RETURN_IF_ERROR(CompileDefaults(dml.get()));
+  ENGINE_RETURN_IF_ERROR(PlanChecks(dml.get()));
   SetSingleLevel(dml->level.src);
   ChooseAccess(&dml->level, dml->filters, 0);
   FinishScan(dml.get());

@@ -41,15 +41,17 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
     }
     ++positional;
   }
-  // sqlite3 opens an in-memory database without one; the engine has none.
-  if (cl.path.empty()) return fail("no database file named");
+  // Without a name sqlite3 opens a transient in-memory database; an empty
+  // name ("") is its private temporary database, and stays one.
+  if (positional == 0) cl.path = ":memory:";
   return cl;
 }
 
 std::string UsageText(std::string_view argv0) {
   std::string s = "Usage: " + std::string(argv0) + " [OPTIONS] FILENAME [SQL]\n";
   s += "FILENAME is the name of a database in the SQLite 3 file format. A new database\n"
-       "is created if the file does not previously exist. SQL runs and the shell exits;\n"
+       "is created if the file does not previously exist. Defaults to :memory:.\n"
+       "FILENAME may be a URI (file:data.db?mode=ro). SQL runs and the shell exits;\n"
        "without it, SQL and dot-commands are read from standard input.\n"
        "OPTIONS include:\n"
        "   -c SQL               run SQL and exit (the same as the SQL argument)\n"

@@ -15,7 +15,7 @@ inline constexpr const char* kEngineVersion = "0.1.0";
 struct CommandLine {
   enum class Action { kRun, kHelp, kVersion, kError };
   Action action = Action::kRun;
-  std::string path;     // the database file (kRun)
+  std::string path;     // the database (kRun): ":memory:" when none is named
   std::string command;  // SQL from -c or the second argument
   bool has_command = false;
   std::string error;  // kError: the message, without the program name

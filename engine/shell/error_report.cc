@@ -13,11 +13,19 @@ struct MessageCode {
   std::string_view message;
   int code;
 };
-constexpr std::array<MessageCode, 3> kMessageCodes = {{
-    {"datatype mismatch", 20},         // SQLITE_MISMATCH
-    {"string or blob too big", 18},    // SQLITE_TOOBIG
-    {"database or disk is full", 13},  // SQLITE_FULL
+constexpr std::array<MessageCode, 4> kMessageCodes = {{
+    {"datatype mismatch", 20},                    // SQLITE_MISMATCH
+    {"string or blob too big", 18},               // SQLITE_TOOBIG
+    {"database or disk is full", 13},             // SQLITE_FULL
+    {"attempt to write a readonly database", 8},  // SQLITE_READONLY
 }};
+
+int CodeOfMessage(const Status& st) {
+  for (const MessageCode& m : kMessageCodes) {
+    if (st.message() == m.message) return m.code;
+  }
+  return 1;
+}
 
 // SQL errors that SQLite, too, finds only while stepping.
 constexpr std::array<std::string_view, 16> kRuntimeMessages = {
@@ -56,10 +64,8 @@ int ResultCode(const Status& st) {
     case Status::Code::kRange:
       return 25;
     case Status::Code::kSqlError:
-      for (const MessageCode& m : kMessageCodes) {
-        if (st.message() == m.message) return m.code;
-      }
-      return 1;
+    case Status::Code::kInvalidArgument:  // the pager's refusal to write
+      return CodeOfMessage(st);
     default:
       return 1;
   }
@@ -67,6 +73,8 @@ int ResultCode(const Status& st) {
 
 bool IsPrepareError(const Status& st) {
   if (st.code() != Status::Code::kSqlError) return false;
+  // A date function's 'now' in a CHECK constraint, found when a row is written.
+  if (st.message().starts_with("non-deterministic use of ")) return false;
   for (std::string_view m : kRuntimeMessages) {
     if (st.message() == m) return false;
   }

@@ -1,6 +1,7 @@
 #include "engine/shell/shell.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "engine/shell/error_report.h"
@@ -77,6 +78,11 @@ void Shell::ReportError(const Status& st, bool prepare, std::string_view sql, in
 }
 
 bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, int* code) {
+  if (db_ == nullptr) {  // only after a `.open` whose fallback failed too
+    err_ << "Error: no database is open\n";
+    *code = 1;
+    return false;
+  }
   size_t pos = 0;
   std::string line_buf;
   while (pos < sql.size()) {
@@ -171,6 +177,68 @@ void Shell::Schema(const std::string& pattern) {
   }
 }
 
+DatabaseOptions Shell::OpenOptions() {
+  DatabaseOptions o;
+  o.uri = true;
+  return o;
+}
+
+bool Shell::OpenCommand(const std::vector<std::string>& args) {
+  // shell.c's optionMatch: "-x" and "--x" are the same option.
+  auto option = [](const std::string& a) -> std::string_view {
+    std::string_view v = a;
+    if (v.empty() || v[0] != '-') return {};
+    v.remove_prefix(v.size() > 1 && v[1] == '-' ? 2 : 1);
+    return v;
+  };
+  bool fresh = false;
+  bool read_only = false;
+  bool have_file = false;
+  std::string file;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string_view opt = option(args[i]);
+    if (opt == "new") {
+      fresh = true;
+    } else if (opt == "readonly") {
+      read_only = true;
+    } else if (opt == "append" || opt == "zip" || opt == "deserialize" || opt == "hexdb" ||
+               opt == "maxsize" || opt == "nofollow") {
+      err_ << "Error: .open --" << opt << " is not supported by engine-shell\n";
+      return false;
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      err_ << "unknown option: " << args[i] << "\n";
+      return false;
+    } else if (have_file) {
+      err_ << "extra argument: \"" << args[i] << "\"\n";
+      return false;
+    } else {
+      file = args[i];
+      have_file = true;
+    }
+  }
+  // The old database is closed first, as sqlite3 closes it.
+  db_ = nullptr;
+  owned_.reset();
+  DatabaseOptions opts = OpenOptions();
+  opts.read_only = read_only;
+  // Without a name: a fresh temporary database, as sqlite3 opens.
+  if (have_file && fresh) (void)std::remove(file.c_str());  // --new: a missing file is fine
+  auto db = Database::Open(have_file ? file : "", opts);
+  if (!db.ok()) {
+    // sqlite3 reports it and goes on with an in-memory database; the script's
+    // exit status does not change.
+    err_ << "Error: unable to open database \"" << file << "\": " << db.status().message() << "\n";
+    db = Database::Open(":memory:", OpenOptions());
+    if (!db.ok()) {
+      err_ << "Error: " << db.status().message() << "\n";
+      return false;
+    }
+  }
+  owned_ = std::move(*db);
+  db_ = owned_.get();
+  return true;
+}
+
 bool Shell::DotCommand(const std::string& line) {
   std::vector<std::string> args;
   size_t i = 1;
@@ -191,6 +259,10 @@ bool Shell::DotCommand(const std::string& line) {
     i = j;
   }
   if (args.empty()) return true;
+  if (db_ == nullptr && (args[0] == "tables" || args[0] == "schema")) {
+    err_ << "Error: no database is open\n";
+    return false;
+  }
   if (args[0] == "tables") {
     Tables(args.size() > 1 ? args[1] : "");
     return true;
@@ -198,6 +270,10 @@ bool Shell::DotCommand(const std::string& line) {
   if (args[0] == "schema") {
     Schema(args.size() > 1 ? args[1] : "");
     return true;
+  }
+  // sqlite3 takes any prefix of two letters or more.
+  if (args[0].size() >= 2 && std::string_view("open").substr(0, args[0].size()) == args[0]) {
+    return OpenCommand(args);
   }
   err_ << "Error: unknown command or invalid arguments:  \"" << args[0]
        << "\". Enter \".help\" for help\n";

@@ -1,13 +1,15 @@
 // The engine's command-line shell, output-compatible with the sqlite3 shell's
 // default list mode: rows as values joined by '|', NULL as empty text,
-// numbers as sqlite3 renders them, `.tables` and `.schema`, and errors on
+// numbers as sqlite3 renders them, `.tables`, `.schema` and `.open`, and errors on
 // stderr in the sqlite3 shell's words.
 #pragma once
 
 #include <istream>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/database.h"
 
@@ -15,7 +17,16 @@ namespace engine::shell {
 
 class Shell {
  public:
+  // Runs on `db`, which stays the caller's: `.open` replaces it for the
+  // shell but cannot close it.
   Shell(Database* db, std::ostream& out, std::ostream& err) : db_(db), out_(out), err_(err) {}
+  // Runs on `db` and owns it: `.open` closes it, as sqlite3's does.
+  Shell(std::unique_ptr<Database> db, std::ostream& out, std::ostream& err)
+      : owned_(std::move(db)), db_(owned_.get()), out_(out), err_(err) {}
+
+  // How the shell opens a database, at startup and for `.open`: with URI
+  // filenames, as sqlite3's shell (SQLITE_CONFIG_URI).
+  static DatabaseOptions OpenOptions();
 
   // Reads SQL and dot-commands from `in` until EOF, as `sqlite3 DB < file`
   // does. Returns the process exit status (1 after any error).
@@ -32,9 +43,12 @@ class Shell {
   void ReportError(const Status& st, bool prepare, std::string_view sql, int line,
                    bool command_mode);
   bool DotCommand(const std::string& line);
+  // `.open [--new] [--readonly] [FILE]`; false on a bad argument.
+  bool OpenCommand(const std::vector<std::string>& args);
   void Tables(const std::string& pattern);
   void Schema(const std::string& pattern);
 
+  std::unique_ptr<Database> owned_;  // null while running on a borrowed one
   Database* db_;
   std::ostream& out_;
   std::ostream& err_;

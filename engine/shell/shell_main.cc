@@ -1,7 +1,9 @@
-// engine-shell [OPTIONS] DB [SQL]: SQL from -c, the SQL argument or stdin,
-// printed as the sqlite3 shell prints it in list mode.
+// engine-shell [OPTIONS] [DB] [SQL]: SQL from -c, the SQL argument or stdin,
+// printed as the sqlite3 shell prints it in list mode. Without DB, a
+// transient in-memory database, as sqlite3 opens; DB may be a file: URI.
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "engine/database.h"
 #include "engine/shell/command_line.h"
@@ -24,13 +26,13 @@ int main(int argc, char** argv) {
     case CommandLine::Action::kRun:
       break;
   }
-  auto db = engine::Database::Open(cl.path);
+  auto db = engine::Database::Open(cl.path, engine::shell::Shell::OpenOptions());
   if (!db.ok()) {
     std::cerr << "Error: unable to open database \"" << cl.path << "\": " << db.status().message()
               << "\n";
     return 1;
   }
-  engine::shell::Shell shell(db->get(), std::cout, std::cerr);
+  engine::shell::Shell shell(std::move(*db), std::cout, std::cerr);
   if (cl.has_command) return shell.RunCommand(cl.command);
   return shell.RunScript(std::cin);
 }

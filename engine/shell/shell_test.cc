@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -102,6 +103,56 @@ class ShellTest : public ::testing::Test {
     }
   }
 
+  // `script` on `sqlite3 :memory:` and on the engine's shell over its own
+  // ":memory:" database, both in dir_ as their working directory, where
+  // `.open` names are relative. In the script "@DB@" names the database of
+  // the fixture (sqlite.db for sqlite3, engine.db for the engine) and
+  // "@NEW@" a file that does not exist yet; sqlite3's messages are compared
+  // with its names put back to the engine's. No other file may appear.
+  void ExpectSameAsSqlite3InMemory(const std::string& script) {
+    ASSERT_FALSE(testing::Sqlite3ShellPath().empty())
+        << "no sqlite3 shell on PATH: apt-get install sqlite3";
+    auto replace = [](std::string text, const std::string& from, const std::string& to) {
+      for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+        at += to.size();
+      }
+      return text;
+    };
+    auto subst = [&](const std::string& text, const std::string& db, const std::string& fresh) {
+      return replace(replace(text, "@DB@", db), "@NEW@", fresh);
+    };
+    const std::filesystem::path cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir_.path());
+    Output want = RunSqlite3(":memory:", subst(script, "sqlite.db", "sqlite-new.db"));
+    for (std::string* text : {&want.out, &want.err}) {
+      *text = replace(replace(*text, "sqlite-new.db", "engine-new.db"), "sqlite.db", "engine.db");
+    }
+    Output got;
+    {
+      auto db = Database::Open(":memory:", Shell::OpenOptions());
+      ASSERT_TRUE(db.ok()) << db.status().ToString();
+      std::istringstream in(subst(script, "engine.db", "engine-new.db"));
+      std::ostringstream out, err;
+      Shell shell(std::move(*db), out, err);
+      got.status = shell.RunScript(in);
+      got.out = out.str();
+      got.err = err.str();
+    }
+    std::filesystem::current_path(cwd);
+    EXPECT_EQ(got.out, want.out) << script;
+    EXPECT_EQ(got.err, want.err) << script;
+    EXPECT_EQ(got.status != 0, want.status != 0) << script;
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
+      const std::string n = e.path().filename().string();
+      if (n != "engine.db" && n != "sqlite.db" && n != "engine-new.db" && n != "sqlite-new.db") {
+        names.push_back(n);
+      }
+    }
+    EXPECT_EQ(names, std::vector<std::string>()) << script;
+  }
+
   testing::TempDir dir_;
 };
 
@@ -182,6 +233,23 @@ TEST_F(ShellTest, RuntimeErrorsMatchInScripts) {
       "SELECT count(*) FROM u;\n");
 }
 
+// CHECK constraints: a failure is a runtime error (19); what CREATE TABLE
+// refuses in one is a parse error, with sqlite3's context where it has
+// one; a date function's 'now' in one fails the write, as a runtime error.
+TEST_F(ShellTest, CheckConstraintErrorsMatchInScripts) {
+  ExpectSameAsSqlite3(
+      "CREATE TABLE k(a CHECK( a >  0 ), b, CONSTRAINT kb CHECK(b<>'x'));\n"
+      "INSERT INTO k VALUES (0, 1);\n"
+      "INSERT INTO k VALUES (1, 'x');\n"
+      "CREATE TABLE k2(a CHECK(a > ?));\n"
+      "CREATE TABLE k3(a CHECK(a IN (SELECT 1)));\n"
+      "CREATE TABLE k4(a CHECK((SELECT 1)));\n"
+      "CREATE TABLE k5(a CHECK(a > nosuch));\n"
+      "CREATE TABLE k6(a CHECK(a < date('now')));\n"
+      "INSERT INTO k6 VALUES ('2000-01-01');\n"
+      "SELECT count(*) FROM k;\n");
+}
+
 TEST_F(ShellTest, ErrorContextMatchesInCommandMode) {
   ExpectCommandsSameAsSqlite3({
       "SELECT * FORM t",
@@ -198,6 +266,71 @@ TEST_F(ShellTest, ErrorContextMatchesInCommandMode) {
       "INSERT INTO t(id) VALUES ('text')",
       "SELECT 1 +",
   });
+}
+
+// A script against :memory:: output, errors, transactions, statement undo
+// and the pragmas that describe the database, as sqlite3 prints them.
+TEST_F(ShellTest, InMemoryDatabaseMatchesSqlite3) {
+  ExpectSameAsSqlite3InMemory(
+      "CREATE TABLE t(k INTEGER PRIMARY KEY, v TEXT UNIQUE);\n"
+      "INSERT INTO t VALUES (1, 'one'), (2, 'two');\n"
+      // Before anything that makes sqlite3 open its TEMP schema (listed as
+      // "1|temp|"), which the engine does not have.
+      "PRAGMA database_list;\n"
+      "BEGIN;\n"
+      "INSERT INTO t VALUES (3, 'three');\n"
+      "INSERT INTO t VALUES (4, 'four'), (5, 'one');\n"
+      "COMMIT;\n"
+      "SELECT * FROM t;\n"
+      "BEGIN; DELETE FROM t; SELECT count(*) FROM t; ROLLBACK;\n"
+      "SELECT count(*) FROM t;\n"
+      "CREATE TABLE big(a, b);\n"
+      "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000)\n"
+      "  INSERT INTO big SELECT i, printf('%08d', i) FROM c;\n"
+      "SELECT count(*), sum(a), max(b) FROM big;\n"
+      "PRAGMA journal_mode;\n"
+      "PRAGMA journal_mode = delete;\n"
+      "PRAGMA page_size;\n"
+      "PRAGMA integrity_check;\n"
+      ".tables\n"
+      ".schema t\n");
+}
+
+// `.open`: a file, :memory:, a temporary database (no name), --readonly,
+// --new, URIs, and the errors sqlite3 reports (a failed open goes on with an
+// in-memory database).
+TEST_F(ShellTest, DotOpenMatchesSqlite3) {
+  ExpectSameAsSqlite3InMemory(
+      "CREATE TABLE m(x); INSERT INTO m VALUES (1);\n"
+      ".open @DB@\n"
+      "SELECT count(*) FROM t;\n"
+      "SELECT * FROM m;\n"
+      ".open :memory:\n"
+      ".tables\n"
+      "SELECT count(*) FROM sqlite_schema;\n"
+      ".open\n"
+      "PRAGMA journal_mode;\n"
+      "CREATE TABLE tmp(a); INSERT INTO tmp VALUES (7); SELECT * FROM tmp;\n"
+      ".open --readonly @DB@\n"
+      "INSERT INTO u VALUES (9, 'z');\n"
+      "SELECT count(*) FROM u;\n"
+      ".open file:@DB@?mode=ro\n"
+      "DELETE FROM u;\n"
+      ".open file:@DB@?mode=bogus\n"
+      "SELECT 1;\n"
+      "PRAGMA journal_mode;\n"
+      ".open nodir/x.db\n"
+      "PRAGMA journal_mode;\n"
+      ".open -x\n"
+      ".open a b\n"
+      ".op file:@DB@\n"
+      "SELECT count(*) FROM u;\n"
+      ".open @NEW@\n"
+      "CREATE TABLE n(a);\n"
+      ".tables\n"
+      ".open --new @DB@\n"
+      ".tables\n"
+      "SELECT count(*) FROM sqlite_schema;\n");
 }
 
 TEST(ShellCommandTest, CommandModeExitStatus) {

@@ -269,6 +269,17 @@ struct IndexedColumn {
   SortOrder order = SortOrder::kDefault;
 };
 
+// A CHECK constraint, column or table level, as sqlite3 records it: the
+// expression, the constraint's name (the last CONSTRAINT name before it
+// that is still in force, dequoted; "" when none) and the text between its
+// parentheses as written, whitespace trimmed at both ends. The error names
+// the constraint by `name`, else by `text`.
+struct CheckDef {
+  ExprId expr = kNoExpr;
+  std::string name;
+  std::string text;
+};
+
 struct ColumnDef {
   std::string name;
   std::string type;  // declared type as written, "" when absent
@@ -282,7 +293,7 @@ struct ColumnDef {
   // sqlite3's PRAGMA table_info shows.
   std::string default_text;
   std::string collation;
-  std::vector<ExprId> checks;
+  std::vector<CheckDef> checks;
   ConflictAction primary_key_conflict = ConflictAction::kDefault;
   ConflictAction not_null_conflict = ConflictAction::kDefault;
   ConflictAction unique_conflict = ConflictAction::kDefault;
@@ -293,7 +304,7 @@ struct TableConstraint {
   Kind kind = Kind::kPrimaryKey;
   std::string name;  // CONSTRAINT name
   std::vector<IndexedColumn> columns;
-  ExprId check = kNoExpr;
+  CheckDef check;  // kCheck (its ON CONFLICT is parsed and ignored, as by sqlite3)
   ConflictAction conflict = ConflictAction::kDefault;
   std::string foreign_table;  // kForeignKey: REFERENCES table(columns)
   std::vector<std::string> foreign_columns;

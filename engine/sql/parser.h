@@ -139,6 +139,8 @@ class Parser {
   Result<ExprId> ParseNumber(const Token& t);
   Result<ExprId> ParseVariable(const Token& t);
   Result<ExprId> ParseSignedLiteral();  // DEFAULT values
+  // CHECK's "(expr)", named by constraint_name_.
+  Result<CheckDef> ParseCheck();
   // CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP (parser_time_keyword.cc).
   bool IsTimeKeyword(const Token& t) const;
   Result<ExprId> ParseTimeKeyword();
@@ -179,6 +181,10 @@ class Parser {
   uint32_t max_height_ = 0;          // tallest expression since the enclosing SELECT began
   uint32_t last_select_height_ = 0;  // tallest expression of the SELECT just parsed
   int32_t pending_with_ = -1;        // a statement's WITH, for the SELECT that follows it
+  // CREATE TABLE: the CONSTRAINT name in force, which sqlite3 gives every
+  // CHECK after it until the next column or the next comma between table
+  // constraints.
+  std::string constraint_name_;
 };
 
 // Exactly one statement (a trailing ';' is allowed).

@@ -148,13 +148,35 @@ Result<ExprId> Parser::ParseSignedLiteral() {
   }
 }
 
+Result<CheckDef> Parser::ParseCheck() {
+  CheckDef check;
+  check.name = constraint_name_;
+  const Token open = Peek();
+  ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  ENGINE_ASSIGN_OR_RETURN(check.expr, ParseExpr());
+  const Token close = Peek();
+  ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  // sqlite3 names an unnamed CHECK by its text as written, comments and
+  // inner spacing kept, only the ends trimmed.
+  size_t begin = open.offset + 1;
+  size_t end = close.offset;
+  while (begin < end && std::isspace(static_cast<unsigned char>(sql_[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(sql_[end - 1]))) --end;
+  check.text = std::string(sql_.substr(begin, end - begin));
+  return check;
+}
+
 Status Parser::ParseColumnDef(CreateTableStmt& table) {
   ColumnDef col;
   ENGINE_ASSIGN_OR_RETURN(col.name, ParseName());
   ENGINE_ASSIGN_OR_RETURN(col.type, ParseTypeName());
+  // A CONSTRAINT name holds for the column's later constraints (sqlite3
+  // resets it per column), and past the last column into the table
+  // constraints that follow.
+  constraint_name_.clear();
   for (;;) {
     if (Accept(TokenKind::kConstraint)) {
-      ENGINE_ASSIGN_OR_RETURN(std::string ignored, ParseName());
+      ENGINE_ASSIGN_OR_RETURN(constraint_name_, ParseName());
     }
     const TokenKind k = Peek().kind;
     if (k == TokenKind::kPrimary) {
@@ -179,10 +201,8 @@ Status Parser::ParseColumnDef(CreateTableStmt& table) {
       ENGINE_ASSIGN_OR_RETURN(col.unique_conflict, ParseConflictClause());
     } else if (k == TokenKind::kCheck) {
       Advance();
-      ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-      ENGINE_ASSIGN_OR_RETURN(ExprId check, ParseExpr());
-      ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-      col.checks.push_back(check);
+      ENGINE_ASSIGN_OR_RETURN(CheckDef check, ParseCheck());
+      col.checks.push_back(std::move(check));
     } else if (k == TokenKind::kDefault) {
       Advance();
       const Token first = Peek();
@@ -217,7 +237,8 @@ Status Parser::ParseColumnDef(CreateTableStmt& table) {
 Status Parser::ParseTableConstraint(CreateTableStmt& table) {
   TableConstraint c;
   if (Accept(TokenKind::kConstraint)) {
-    ENGINE_ASSIGN_OR_RETURN(c.name, ParseName());
+    ENGINE_ASSIGN_OR_RETURN(constraint_name_, ParseName());
+    c.name = constraint_name_;
   }
   const TokenKind k = Peek().kind;
   if (k == TokenKind::kPrimary || k == TokenKind::kUnique) {
@@ -230,9 +251,7 @@ Status Parser::ParseTableConstraint(CreateTableStmt& table) {
   } else if (k == TokenKind::kCheck) {
     Advance();
     c.kind = TableConstraint::Kind::kCheck;
-    ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-    ENGINE_ASSIGN_OR_RETURN(c.check, ParseExpr());
-    ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    ENGINE_ASSIGN_OR_RETURN(c.check, ParseCheck());
     ENGINE_ASSIGN_OR_RETURN(c.conflict, ParseConflictClause());
   } else if (k == TokenKind::kForeign) {
     Advance();
@@ -277,7 +296,9 @@ Status Parser::ParseCreateTable(Statement& st, bool temporary) {
     // Table constraints may be separated by commas or not, as in parse.y.
     while (at_constraint()) {
       ENGINE_RETURN_IF_ERROR(ParseTableConstraint(table));
-      Accept(TokenKind::kComma);
+      // A comma ends a CONSTRAINT name's reach (sqlite3's tconscomma);
+      // constraints written one after another without one share it.
+      if (Accept(TokenKind::kComma)) constraint_name_.clear();
     }
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
     if (IsId(Peek())) {

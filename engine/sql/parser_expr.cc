@@ -589,7 +589,9 @@ Result<ExprId> Parser::ParseVariable(const Token& t) {
   e.kind = ExprKind::kParameter;
   e.u.ids.a = AddString(std::string(text));
   e.u.ids.b = index;
-  return NewExpr(e);
+  ENGINE_ASSIGN_OR_RETURN(ExprId id, NewExpr(e));
+  RecordOffset(id, t);  // sqlite3 points at a parameter CHECK refuses
+  return id;
 }
 
 }  // namespace engine::sql

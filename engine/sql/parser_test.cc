@@ -43,7 +43,9 @@ TEST(ParserTest, CreateTableColumnsAndConstraints) {
   EXPECT_TRUE(t->columns[3].unique);
   EXPECT_EQ(t->columns[3].collation, "nocase");
   ASSERT_EQ(t->columns[4].checks.size(), 1u);
-  EXPECT_EQ(RenderExpr(st.ast, t->columns[4].checks[0]), "(qty > 0)");
+  EXPECT_EQ(RenderExpr(st.ast, t->columns[4].checks[0].expr), "(qty > 0)");
+  EXPECT_EQ(t->columns[4].checks[0].text, "qty > 0");
+  EXPECT_EQ(t->columns[4].checks[0].name, "");
   EXPECT_EQ(RenderExpr(st.ast, t->columns[4].default_value), "(1 + 2)");
   ASSERT_EQ(t->constraints.size(), 2u);
   EXPECT_EQ(t->constraints[0].kind, TableConstraint::Kind::kUnique);
@@ -52,6 +54,32 @@ TEST(ParserTest, CreateTableColumnsAndConstraints) {
   EXPECT_EQ(t->constraints[0].columns[1].order, SortOrder::kDesc);
   EXPECT_EQ(t->constraints[0].conflict, ConflictAction::kIgnore);
   EXPECT_EQ(t->constraints[1].kind, TableConstraint::Kind::kCheck);
+  EXPECT_EQ(t->constraints[1].check.text, "price < 100");
+  EXPECT_EQ(t->constraints[1].check.name, "");  // the comma ended pk2's reach
+}
+
+TEST(ParserTest, CheckConstraintNamesFollowSqlite) {
+  // sqlite3 gives a CHECK the last CONSTRAINT name in force: within a
+  // column after it, from the last column into the table constraints, and
+  // between table constraints not separated by a comma.
+  Statement st = Parse(
+      "CREATE TABLE t(a CHECK( a >  0 ) CONSTRAINT \"c 1\" NOT NULL CHECK(a<9), "
+      "b CHECK(b), c CONSTRAINT [c2] NULL, CHECK(c /* x */ <> 1) CONSTRAINT c3 UNIQUE(a) "
+      "CHECK(c), CHECK(\n c < 5\t))");
+  const CreateTableStmt* t = st.as<CreateTableStmt>();
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->columns[0].checks.size(), 2u);
+  EXPECT_EQ(t->columns[0].checks[0].name, "");
+  EXPECT_EQ(t->columns[0].checks[0].text, "a >  0");
+  EXPECT_EQ(t->columns[0].checks[1].name, "c 1");
+  ASSERT_EQ(t->columns[1].checks.size(), 1u);
+  EXPECT_EQ(t->columns[1].checks[0].name, "");
+  ASSERT_EQ(t->constraints.size(), 4u);
+  EXPECT_EQ(t->constraints[0].check.name, "c2");
+  EXPECT_EQ(t->constraints[0].check.text, "c /* x */ <> 1");
+  EXPECT_EQ(t->constraints[2].check.name, "c3");
+  EXPECT_EQ(t->constraints[3].check.name, "");
+  EXPECT_EQ(t->constraints[3].check.text, "c < 5");
 }
 
 TEST(ParserTest, CreateTableKeepsSchemaTextLikeSqlite) {

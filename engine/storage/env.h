@@ -32,6 +32,14 @@ class Env {
   // power cut may forget that a journal was created — or deleted.
   virtual Status SyncDir(const std::string& path) = 0;
 
+  // What the databases of this Env are, for what PRAGMA journal_mode and
+  // database_list answer: named files that other connections may open, or
+  // files only this Env can name (engine/storage/mem_env.h) — in memory
+  // (`:memory:`, whose journal is SQLite's journal_mode=MEMORY) or in
+  // unnamed temporary files (`""`).
+  enum class Kind { kFiles, kMemory, kTemporary };
+  virtual Kind kind() const { return Kind::kFiles; }
+
  protected:
   Env() = default;
 };

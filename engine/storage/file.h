@@ -2,7 +2,7 @@
 // writes, fsync, truncation and SQLite's lock levels. The pager and the
 // journals reach every file through this interface, obtained from an Env
 // (engine/storage/env.h): the POSIX one in production, a simulated disk in
-// the power-loss tests, memory for a future `:memory:` database.
+// the power-loss tests, memory for a `:memory:` database (mem_env.h).
 //
 // Pages are read and written whole, so one virtual call per I/O costs
 // nothing measurable; nothing here is called per row.

@@ -38,14 +38,16 @@ Result<std::unique_ptr<Pager>> Pager::Open(const std::string& path, const PagerO
   Env* env = opts.env != nullptr ? opts.env : Env::Default();
   bool exists = env->Exists(path);
   if (!exists && (opts.read_only || !opts.create_if_missing)) {
-    return Status::NotFound("unable to open database file: " + path);
+    // sqlite3's words (SQLITE_CANTOPEN), which the shell prints after the name.
+    return Status::NotFound("unable to open database file");
   }
   if (!ValidPageSize(opts.page_size)) {
     return Status::InvalidArgument("page size must be a power of two in [512, 65536]");
   }
-  ENGINE_ASSIGN_OR_RETURN(
-      auto file, env->Open(path, opts.read_only ? File::Mode::kReadOnly : File::Mode::kCreate));
-  std::unique_ptr<Pager> pager(new Pager(path, env, std::move(file), opts));
+  auto file = env->Open(path, opts.read_only ? File::Mode::kReadOnly : File::Mode::kCreate);
+  // A folder that does not exist, or no permission: sqlite3 says no more.
+  if (!file.ok()) return Status::IOError("unable to open database file");
+  std::unique_ptr<Pager> pager(new Pager(path, env, std::move(*file), opts));
   ENGINE_RETURN_IF_ERROR(pager->BeginRead());  // recovers a hot journal, loads the header
   Status st = Status::OK();
   if (pager->page_count_ == 0) {

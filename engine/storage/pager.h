@@ -122,6 +122,8 @@ class Pager {
   uint32_t usable_size() const { return usable_size_; }
   uint32_t page_count() const { return page_count_; }
   const std::string& path() const { return path_; }
+  // Named files, memory or unnamed temporary files (Env::Kind).
+  Env::Kind storage_kind() const { return env_->kind(); }
   uint32_t lock_byte_page() const { return static_cast<uint32_t>(kPendingByte / page_size_) + 1; }
 
   Result<PageRef> Get(uint32_t pgno);

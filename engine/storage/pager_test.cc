@@ -5,8 +5,12 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <vector>
 
+#include "engine/storage/journal.h"
 #include "engine/testing/sqlite_oracle.h"
 #include "engine/testing/temp_dir.h"
 #include "engine/util/coding.h"
@@ -244,6 +248,240 @@ TEST(PagerTest, TruncatedFileReportsCorruptionOnRead) {
   auto p = pager->Get(pager->page_count());
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.status().message().find("beyond the end"), std::string::npos);
+}
+
+// A database sqlite3 wrote, with `edit` applied to its first 100 bytes.
+std::string DatabaseWithHeader(const TempDir& dir, const std::string& name,
+                               const std::function<void(uint8_t*)>& edit,
+                               const std::string& pragmas = "") {
+  const std::string path = dir.file(name);
+  {
+    SqliteDb db(path);
+    EXPECT_TRUE(db.Exec(pragmas + "CREATE TABLE t(a); INSERT INTO t VALUES (1);")) << db.error();
+  }
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  uint8_t header[kDbHeaderSize];
+  f.read(reinterpret_cast<char*>(header), sizeof header);
+  edit(header);
+  f.seekp(0);
+  f.write(reinterpret_cast<const char*>(header), sizeof header);
+  return path;
+}
+
+// Each header field that sqlite3 itself refuses (or that this engine does
+// not support) gives its own error, never a database read with the wrong
+// layout.
+TEST(PagerTest, HeaderFieldsItCannotHonourAreRefusedByName) {
+  TempDir dir;
+  struct Case {
+    const char* name;
+    std::function<void(uint8_t*)> edit;
+    Status::Code code;
+    const char* message;
+    std::string pragmas;
+  };
+  const std::vector<Case> cases = {
+      {"wal_write", [](uint8_t* h) { h[hdr::kWriteVersion] = 2; }, Status::Code::kNotSupported,
+       "WAL-mode database", ""},
+      {"wal_read", [](uint8_t* h) { h[hdr::kReadVersion] = 2; }, Status::Code::kNotSupported,
+       "WAL-mode database", ""},
+      {"future_version", [](uint8_t* h) { h[hdr::kReadVersion] = 3; }, Status::Code::kNotSupported,
+       "unknown file format read version", ""},
+      // 512-byte pages with 33 reserved bytes leave 479 usable: below SQLite's minimum of 480.
+      {"reserved", [](uint8_t* h) { h[hdr::kReserved] = 33; }, Status::Code::kCorruption,
+       "reserved space leaves too little room", "PRAGMA page_size=512;"},
+      {"max_fraction", [](uint8_t* h) { h[21] = 65; }, Status::Code::kCorruption,
+       "invalid payload fractions", ""},
+      {"min_fraction", [](uint8_t* h) { h[22] = 31; }, Status::Code::kCorruption,
+       "invalid payload fractions", ""},
+      {"leaf_fraction", [](uint8_t* h) { h[23] = 0; }, Status::Code::kCorruption,
+       "invalid payload fractions", ""},
+      {"utf16le", [](uint8_t* h) { put_u32(h + hdr::kTextEncoding, 2); },
+       Status::Code::kNotSupported, "only UTF-8 databases are supported", ""},
+  };
+  for (const Case& c : cases) {
+    const std::string path =
+        DatabaseWithHeader(dir, std::string(c.name) + ".db", c.edit, c.pragmas);
+    auto p = Pager::Open(path, {});
+    ASSERT_FALSE(p.ok()) << c.name;
+    EXPECT_EQ(p.status().code(), c.code) << c.name << ": " << p.status().ToString();
+    EXPECT_NE(p.status().message().find(c.message), std::string::npos)
+        << c.name << ": " << p.status().ToString();
+  }
+  // The same edits one byte short of the limit are accepted: 32 reserved bytes of 512.
+  const std::string ok_reserved = DatabaseWithHeader(
+      dir, "reserved_ok.db", [](uint8_t* h) { h[hdr::kReserved] = 32; }, "PRAGMA page_size=512;");
+  EXPECT_TRUE(Pager::Open(ok_reserved, {}).ok());
+}
+
+// SQLite trusts the in-header page count only when "version-valid-for"
+// matches the change counter (a legacy writer leaves it stale); otherwise the
+// file size decides. A header that counts no pages at all is corrupt.
+TEST(PagerTest, StaleInHeaderPageCountYieldsToTheFileSize) {
+  TempDir dir;
+  const std::string stale = DatabaseWithHeader(dir, "stale.db", [](uint8_t* h) {
+    put_u32(h + hdr::kPageCount, 999);
+    put_u32(h + hdr::kVersionValidFor, get_u32(h + hdr::kChangeCounter) + 1);
+  });
+  const uint64_t pages = std::filesystem::file_size(stale) / 4096;
+  ASSERT_GE(pages, 2u);
+  auto pager = MustOpen(stale);
+  ASSERT_TRUE(pager);
+  EXPECT_EQ(pager->page_count(), pages);
+
+  const std::string header_only = dir.file("header_only.db");
+  {
+    const std::string src = DatabaseWithHeader(dir, "src.db", [](uint8_t* h) {
+      put_u32(h + hdr::kPageCount, 0);  // untrusted: the size decides, and 100 bytes is no page
+    });
+    std::filesystem::copy_file(src, header_only);
+    std::filesystem::resize_file(header_only, kDbHeaderSize);
+  }
+  auto p = Pager::Open(header_only, {});
+  ASSERT_FALSE(p.ok());
+  EXPECT_TRUE(p.status().IsCorruption()) << p.status().ToString();
+  EXPECT_NE(p.status().message().find("database header with no pages"), std::string::npos);
+}
+
+TEST(PagerTest, OptionsThatCannotMakeADatabaseAreRefused) {
+  TempDir dir;
+  PagerOptions odd;
+  odd.page_size = 1000;
+  auto p = Pager::Open(dir.file("odd.db"), odd);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(p.status().message().find("power of two in [512, 65536]"), std::string::npos);
+  EXPECT_FALSE(Env::Default()->Exists(dir.file("odd.db")));
+
+  // An empty file cannot be initialised read-only.
+  const std::string empty = dir.file("empty.db");
+  std::ofstream(empty).close();
+  PagerOptions ro;
+  ro.read_only = true;
+  auto e = Pager::Open(empty, ro);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(e.status().message().find("empty database file opened read-only"), std::string::npos);
+}
+
+// A sealed rollback journal beside a 1024-byte-page database, holding the
+// original image of page 1; then page 1 is overwritten (with `page1`).
+void LeaveHotJournal(const std::string& path, const std::vector<uint8_t>& page1,
+                     uint32_t journal_page_size = 1024) {
+  auto db = Env::Default()->Open(path, File::Mode::kReadWrite);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  std::vector<uint8_t> orig(journal_page_size);
+  ASSERT_TRUE((*db)->ReadAt(0, orig.data(), orig.size()).ok());
+  auto size = (*db)->Size();
+  ASSERT_TRUE(size.ok());
+  auto j = JournalWriter::Create(*Env::Default(), JournalPath(path), journal_page_size,
+                                 static_cast<uint32_t>(*size / 1024));
+  ASSERT_TRUE(j.ok()) << j.status().ToString();
+  ASSERT_TRUE((*j)->Append(1, orig.data()).ok());
+  ASSERT_TRUE((*j)->Seal(true, true).ok());
+  ASSERT_TRUE((*db)->WriteAt(0, page1.data(), page1.size()).ok());
+}
+
+std::string SmallDatabase(const TempDir& dir, const std::string& name) {
+  const std::string path = dir.file(name);
+  SqliteDb db(path);
+  EXPECT_TRUE(
+      db.Exec("PRAGMA page_size=1024; CREATE TABLE t(a INTEGER PRIMARY KEY, b);"
+              "INSERT INTO t VALUES (1, 'one'), (2, 'two');"))
+      << db.error();
+  return path;
+}
+
+std::string Snapshot(const std::string& path);
+
+// sqlite3 may VACUUM the file to another page size between two of this
+// pager's reads: every cached frame then has the wrong size and must go, and
+// pages are read at the new size.
+TEST(PagerTest, PageSizeChangedByAnotherConnectionIsFollowed) {
+  TempDir dir;
+  const std::string path = SmallDatabase(dir, "vacuum.db");
+  auto pager = MustOpen(path);
+  ASSERT_TRUE(pager);
+  ASSERT_TRUE(pager->BeginRead().ok());
+  {
+    auto p = pager->Get(2);
+    ASSERT_TRUE(p.ok()) << p.status().ToString();
+  }
+  ASSERT_TRUE(pager->EndRead().ok());
+  EXPECT_EQ(pager->page_size(), 1024u);
+  {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec("PRAGMA page_size=4096; VACUUM;")) << db.error();
+  }
+  ASSERT_TRUE(pager->BeginRead().ok());
+  EXPECT_EQ(pager->page_size(), 4096u);
+  auto p = pager->Get(2);  // t's root, a table leaf holding both rows
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->data()[0], 0x0d);
+  EXPECT_EQ(get_u16(p->data() + 3), 2u);
+  p->Release();
+  ASSERT_TRUE(pager->EndRead().ok());
+}
+
+// A read-only open must not play back (it would write), nor read the
+// half-written pages as if they were the database: it says Busy, and a
+// read-write open then recovers.
+TEST(PagerCrashTest, HotJournalIsNotReadThroughByAReadOnlyOpen) {
+  TempDir dir;
+  const std::string path = SmallDatabase(dir, "hot.db");
+  const std::string before = Snapshot(path);
+  std::vector<uint8_t> scribbled(1024);
+  {
+    auto db = Env::Default()->Open(path, File::Mode::kReadOnly);
+    ASSERT_TRUE((*db)->ReadAt(0, scribbled.data(), scribbled.size()).ok());
+  }
+  put_u32(scribbled.data() + hdr::kChangeCounter, 12345);  // a commit in flight
+  LeaveHotJournal(path, scribbled);
+  PagerOptions ro;
+  ro.read_only = true;
+  auto p = Pager::Open(path, ro);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), Status::Code::kBusy) << p.status().ToString();
+  EXPECT_NE(p.status().message().find("hot journal needs recovery"), std::string::npos);
+  EXPECT_TRUE(Env::Default()->Exists(JournalPath(path)));
+
+  ASSERT_TRUE(MustOpen(path));
+  EXPECT_FALSE(Env::Default()->Exists(JournalPath(path)));
+  EXPECT_EQ(Snapshot(path), before);
+}
+
+// A power cut that tore page 1 leaves no usable page size in the database
+// header: recovery takes the page size from the journal and restores page 1.
+TEST(PagerCrashTest, TornFirstPageIsRestoredWithTheJournalsPageSize) {
+  TempDir dir;
+  const std::string path = SmallDatabase(dir, "torn.db");
+  const std::string before = Snapshot(path);
+  LeaveHotJournal(path, std::vector<uint8_t>(1024, 0));
+  ASSERT_TRUE(MustOpen(path));
+  EXPECT_FALSE(Env::Default()->Exists(JournalPath(path)));
+  SqliteDb db(path);
+  EXPECT_EQ(db.IntegrityCheck(), "ok");
+  EXPECT_EQ(Snapshot(path), before);
+}
+
+// A journal written for another page size cannot be played into this
+// database: refused as corrupt, and left in place for sqlite3 or a person.
+TEST(PagerCrashTest, JournalOfAnotherPageSizeIsRefused) {
+  TempDir dir;
+  const std::string path = SmallDatabase(dir, "mismatch.db");
+  std::vector<uint8_t> page1(1024);
+  {
+    auto db = Env::Default()->Open(path, File::Mode::kReadOnly);
+    ASSERT_TRUE((*db)->ReadAt(0, page1.data(), page1.size()).ok());
+  }
+  LeaveHotJournal(path, page1, /*journal_page_size=*/512);
+  auto p = Pager::Open(path, {});
+  ASSERT_FALSE(p.ok());
+  EXPECT_TRUE(p.status().IsCorruption()) << p.status().ToString();
+  EXPECT_NE(p.status().message().find("journal page size 512 differs from the database's 1024"),
+            std::string::npos)
+      << p.status().ToString();
+  EXPECT_TRUE(Env::Default()->Exists(JournalPath(path)));
 }
 
 std::string Snapshot(const std::string& path) {

@@ -148,5 +148,31 @@ TEST(BootstrapTest, NamesOfTheChoices) {
   EXPECT_EQ(to_string(IntervalMethod::kBca), "bca");
 }
 
+// Two samples are too few for the jackknife's acceleration (n > 2): BCa
+// falls back to the plain percentile interval, the same one, not a NaN.
+TEST(BootstrapTest, BcaOfTwoSamplesIsThePercentileInterval) {
+  const std::vector<double> two = {0.01, 0.05};
+  BootstrapOptions bca;
+  bca.method = IntervalMethod::kBca;
+  BootstrapOptions percentile = bca;
+  percentile.method = IntervalMethod::kPercentile;
+  const Interval a = bootstrap_interval(two, Estimator::kMedian, bca);
+  const Interval b = bootstrap_interval(two, Estimator::kMedian, percentile);
+  EXPECT_EQ(a, b);
+  EXPECT_GE(a.lo, 0.01);
+  EXPECT_LE(a.hi, 0.05);
+  EXPECT_LT(a.lo, a.hi);
+}
+
+TEST(BootstrapTest, ConfidenceOfZeroOrNaNIsRejected) {
+  const std::vector<double> x = {1, 2, 3};
+  for (double confidence : {0.0, double{NAN}, -1.0}) {
+    BootstrapOptions options;
+    options.confidence = confidence;
+    EXPECT_THROW(bootstrap_interval(x, Estimator::kMedian, options), std::invalid_argument)
+        << confidence;
+  }
+}
+
 }  // namespace
 }  // namespace perfci::stats

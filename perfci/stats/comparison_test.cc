@@ -175,5 +175,27 @@ TEST(ComparisonTest, InvalidSamplesAreRejected) {
   EXPECT_THROW(compare_paired(a, b), std::invalid_argument);
 }
 
+TEST(ComparisonTest, DeterministicWithAnEmptySecondSideIsRejected) {
+  const std::vector<double> a = {1'000'000};
+  EXPECT_THROW(compare_deterministic(a, {}), std::invalid_argument);
+}
+
+// Unpaired samples are compared on the log scale: an infinite or NaN sample
+// is refused like a non-positive one, on either side.
+TEST(ComparisonTest, UnpairedRejectsNonFiniteSamples) {
+  const std::vector<double> fine = {1, 2, 3};
+  const std::vector<double> inf = {1, INFINITY};
+  const std::vector<double> nan = {NAN, 2};
+  EXPECT_THROW(compare_unpaired(fine, inf), std::invalid_argument);
+  EXPECT_THROW(compare_unpaired(nan, fine), std::invalid_argument);
+}
+
+TEST(ComparisonTest, PValueComesFromWhicheverTestRan) {
+  Comparison none;
+  EXPECT_FALSE(none.p_value().has_value());
+  const std::vector<double> a = {1, 2};
+  EXPECT_FALSE(compare_deterministic(a, a).p_value().has_value());
+}
+
 }  // namespace
 }  // namespace perfci::stats

@@ -74,5 +74,16 @@ TEST(DescriptiveTest, EmptyInputIsRejected) {
   EXPECT_THROW(summarize(none), std::invalid_argument);
 }
 
+// A metric that reads 0 on every trial (a counter of events that never
+// happen): its spread relative to a zero mean is 0, not 0/0.
+TEST(DescriptiveTest, CoefficientOfVariationOfAZeroMeanIsZero) {
+  const std::vector<double> zeros = {0, 0, 0, 0};
+  EXPECT_EQ(coefficient_of_variation(zeros), 0.0);
+  const std::vector<double> around_zero = {-1, 1};
+  EXPECT_EQ(coefficient_of_variation(around_zero), 0.0);
+  const std::vector<double> negative = {-2, -4};
+  EXPECT_NEAR(coefficient_of_variation(negative), std::sqrt(2.0) / 3.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace perfci::stats

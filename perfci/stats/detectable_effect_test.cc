@@ -55,5 +55,32 @@ TEST(DetectableEffectTest, RejectsInvalidInputs) {
   EXPECT_THROW(minimum_detectable_effect(0.02, 20, bad), std::invalid_argument);
 }
 
+// The unpaired and interval forms check their inputs as the paired one does:
+// a NaN or infinite spread would otherwise come out as a NaN "detectable"
+// effect that every comparison with it silently passes.
+TEST(DetectableEffectTest, UnpairedAndIntervalFormsRejectInvalidInputs) {
+  DetectableEffectOptions alpha_one;
+  alpha_one.alpha = 1;
+  DetectableEffectOptions power_zero;
+  power_zero.power = 0;
+  DetectableEffectOptions power_one;
+  power_one.power = 1;
+  for (const DetectableEffectOptions& bad : {alpha_one, power_zero, power_one}) {
+    EXPECT_THROW(unpaired_detectable_effect(0.02, 20, 0.02, 20, bad), std::invalid_argument);
+    EXPECT_THROW(interval_detectable_effect(-0.01, 0.01, bad), std::invalid_argument);
+  }
+  EXPECT_THROW(unpaired_detectable_effect(-0.01, 20, 0.02, 20), std::invalid_argument);
+  EXPECT_THROW(unpaired_detectable_effect(INFINITY, 20, 0.02, 20), std::invalid_argument);
+  EXPECT_THROW(unpaired_detectable_effect(0.02, 20, NAN, 20), std::invalid_argument);
+  EXPECT_THROW(unpaired_detectable_effect(0.02, 20, INFINITY, 20), std::invalid_argument);
+  EXPECT_THROW(interval_detectable_effect(NAN, 0.01), std::invalid_argument);
+}
+
+TEST(DetectableEffectTest, UnpairedWithAnEmptySideDetectsNothing) {
+  EXPECT_TRUE(std::isinf(unpaired_detectable_effect(0.02, 0, 0.02, 20)));
+  EXPECT_TRUE(std::isinf(unpaired_detectable_effect(0.02, 20, 0.02, 0)));
+  EXPECT_TRUE(std::isfinite(unpaired_detectable_effect(0.02, 20, 0.02, 20)));
+}
+
 }  // namespace
 }  // namespace perfci::stats

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -44,6 +45,13 @@ TEST(MedianIntervalTest, TwentySamplesMatchTheBinomialTable) {
 TEST(MedianIntervalTest, EmptyHasNoneAndABadLevelIsACallerBug) {
   EXPECT_FALSE(median_interval(std::vector<double>{}).has_value());
   EXPECT_THROW(median_interval(std::vector<double>{1, 2}, 1.0), std::invalid_argument);
+}
+
+TEST(MedianIntervalTest, LevelsOfOneOrMoreOrNaNAreRejected) {
+  const std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  EXPECT_THROW(median_interval(x, 1.0), std::invalid_argument);
+  EXPECT_THROW(median_interval(x, 1.5), std::invalid_argument);
+  EXPECT_THROW(median_interval(x, NAN), std::invalid_argument);
 }
 
 }  // namespace

@@ -32,5 +32,12 @@ TEST(NormalDistributionTest, QuantileInvertsCdfAcrossTheRange) {
   }
 }
 
+TEST(NormalDistributionTest, QuantileOutsideZeroToOneIsNaN) {
+  EXPECT_TRUE(std::isnan(normal_quantile(NAN)));
+  EXPECT_TRUE(std::isnan(normal_quantile(-0.01)));
+  EXPECT_TRUE(std::isnan(normal_quantile(-INFINITY)));
+  EXPECT_TRUE(std::isnan(normal_quantile(1.0000001)));
+}
+
 }  // namespace
 }  // namespace perfci::stats

@@ -88,5 +88,13 @@ TEST(PairedRatioTest, MedianInPlaceHandlesOddAndEven) {
   EXPECT_EQ(median_in_place(even), 2.5);
 }
 
+TEST(PairedRatioTest, EstimatorsOfNoSamplesAreRejected) {
+  std::vector<double> none;
+  EXPECT_THROW(median_in_place(none), std::invalid_argument);
+  EXPECT_THROW(hodges_lehmann(none), std::invalid_argument);
+  EXPECT_THROW(median_ratio(none), std::invalid_argument);
+  EXPECT_THROW(hodges_lehmann_ratio(none), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace perfci::stats

@@ -106,5 +106,19 @@ TEST(RankSumTest, RejectsEmptyOrNonFiniteSamples) {
   EXPECT_THROW(hodges_lehmann_shift(one, one, 1.0), std::invalid_argument);
 }
 
+// Either side may carry the bad value: both are checked before ranking (a NaN
+// would otherwise sort anywhere and give a p-value for nothing).
+TEST(RankSumTest, RejectsANonFiniteValueOnEitherSideAndAnEmptySecondSide) {
+  const std::vector<double> empty;
+  const std::vector<double> fine{1.0, 2.0, 3.0};
+  const std::vector<double> nan_first{NAN, 2.0};
+  const std::vector<double> inf{1.0, INFINITY};
+  const std::vector<double> minus_inf{-INFINITY, 1.0};
+  EXPECT_THROW(rank_sum_test(fine, empty), std::invalid_argument);
+  EXPECT_THROW(rank_sum_test(nan_first, fine), std::invalid_argument);
+  EXPECT_THROW(rank_sum_test(inf, fine), std::invalid_argument);
+  EXPECT_THROW(rank_sum_test(fine, minus_inf), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace perfci::stats

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -153,6 +154,28 @@ TEST(VerdictTest, NamesRoundTrip) {
   for (Direction d : {Direction::kHigherIsWorse, Direction::kHigherIsBetter})
     EXPECT_EQ(parse_direction(to_string(d)), d);
   EXPECT_FALSE(parse_verdict("worse").has_value());
+}
+
+// A BCa interval can lie wholly beyond the threshold while its own estimate
+// is within it: neither "unchanged" nor a change can be claimed.
+TEST(VerdictTest, AnIntervalBeyondTheThresholdAroundAnEstimateWithinIsNoisy) {
+  const Decision up = decide(stats_of(1.01, 1.04, 1.06), kWall, 0.01);
+  EXPECT_EQ(up.verdict, Verdict::kNoisy);
+  EXPECT_EQ(up.reason,
+            "+1.0% [+4.0%, +6.0%], q=0.01: estimate within but interval beyond the 3% threshold");
+  const Decision down = decide(stats_of(0.99, 0.94, 0.96), kWall, 0.5);
+  EXPECT_EQ(down.verdict, Verdict::kNoisy);
+  EXPECT_NE(down.reason.find("estimate within but interval beyond"), std::string::npos);
+}
+
+TEST(VerdictTest, AlphaOfOneOrNaNIsRejected) {
+  const Comparison c = stats_of(1.0, 0.99, 1.01);
+  for (double alpha : {1.0, double{NAN}, -0.5}) {
+    VerdictOptions bad;
+    bad.alpha = alpha;
+    EXPECT_THROW(decide(c, kWall, 0.5, bad), std::invalid_argument) << alpha;
+  }
+  EXPECT_THROW(decide(c, {NAN, Direction::kHigherIsWorse, false}, 0.5), std::invalid_argument);
 }
 
 }  // namespace

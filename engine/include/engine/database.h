@@ -16,12 +16,20 @@
 namespace engine {
 
 class BTree;
+class Env;
 namespace catalog {
 class Schema;
+}
+namespace exec {
+struct PragmaSettings;
 }
 
 class Database {
  public:
+  // `path` names a database file, or, as in sqlite3_open_v2: ":memory:", a
+  // private in-memory database (each Open a new one, gone on close); "", a
+  // private temporary database (an unnamed file, gone on close); with
+  // options.uri, a "file:" URI (engine/include/engine/options.h).
   static Result<std::unique_ptr<Database>> Open(const std::string& path,
                                                 const DatabaseOptions& options = {});
   ~Database();
@@ -47,7 +55,7 @@ class Database {
 
  private:
   friend class Statement;
-  explicit Database(std::unique_ptr<BTree> tree);
+  Database(std::unique_ptr<Env> env, std::unique_ptr<BTree> tree);
 
   // Loads or reloads the catalog when the schema cookie moved. Needs a read.
   Status EnsureSchema();
@@ -67,6 +75,9 @@ class Database {
   Status Commit();
   Status Rollback();
 
+  // The Env of an in-memory or temporary database, which holds its bytes
+  // (null for a file): declared first, so that it outlives the tree.
+  std::unique_ptr<Env> env_;
   std::unique_ptr<BTree> tree_;
   std::unique_ptr<catalog::Schema> schema_;
   // Earlier catalogs stay alive: a running statement's plan may still point at them.
@@ -77,6 +88,7 @@ class Database {
   int readers_ = 0;
   int64_t changes_ = 0;
   int64_t last_insert_rowid_ = 0;
+  std::unique_ptr<exec::PragmaSettings> settings_;  // what PRAGMAs set (ignore_check_constraints)
 };
 
 }  // namespace engine
