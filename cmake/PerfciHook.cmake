@@ -9,8 +9,10 @@
 # Builds the hook from this checkout's sources (perfci/bench and
 # perfci/counters: nothing else of perfci) against the Debian packages
 # libbenchmark-dev, libpfm4-dev, nlohmann-json3-dev and valgrind (its
-# client-request header). Without the hook a suite still gets wall time;
-# callgrind Ir, per-iteration perf counters and sampled profiles need it.
+# client-request header). The hook is optional: without it perfci measures
+# hook-free (callgrind inside the function Google Benchmark runs, with setup
+# fitted out; counters and profiles on the whole process). The hook is the
+# precise mode: its timed region only, setup and Google Benchmark excluded.
 if(TARGET perfci::hook)
   return()
 endif()

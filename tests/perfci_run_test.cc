@@ -63,8 +63,17 @@ TEST(PerfciRun, WallAndSoftwareCountersPerIteration) {
   EXPECT_NEAR(*txn->counter("task-clock")->per_transaction * 4,
               *txn->counter("task-clock")->per_iteration,
               1e-6 * *txn->counter("task-clock")->per_iteration);
-  // Without the hook there are no counters rather than zeros.
-  EXPECT_TRUE(res.find("BM_empty_plain")->counters.empty());
+  // Without the hook the benchmark's whole process is counted hook-free
+  // (issue 21), and says so; the hooked ones are the hook's region.
+  EXPECT_EQ(tc->mode, "hook");
+  const BenchmarkResult* plain = res.find("BM_empty_plain");
+  ASSERT_EQ(plain->counters.size(), 5u) << plain->error;
+  for (const auto& c : plain->counters) {
+    EXPECT_EQ(c.mode, "process") << c.event;
+    EXPECT_EQ(has_value(c.status), c.per_iteration.has_value()) << c.event;
+  }
+  ASSERT_TRUE(has_value(plain->counter("task-clock")->status));
+  EXPECT_GT(*plain->counter("task-clock")->process_fixed, 0);
   EXPECT_TRUE(res.environment.contains("hardware_pmu"));
   EXPECT_TRUE(res.environment.contains("build"));
 }

@@ -67,6 +67,29 @@ std::map<std::string, Cost> costs(const BenchmarkResult& r, const std::string& s
   return out;
 }
 
+// "callgrind, hook-free (process mode): ..." for one side.
+std::string callgrind_mode_words(const CallgrindResult& c) {
+  if (c.mode != "process") return "callgrind, hook mode: perfci::BenchHook's timed region only";
+  std::string s = "callgrind, hook-free (process mode): collected inside " +
+                  (c.entry.empty() ? std::string("the function Google Benchmark runs") : c.entry);
+  if (c.fit_iterations.size() == 2 && c.setup_ir.value_or(0) < 0)
+    // A negative fixed part: later iterations cost more (state that grows
+    // as the benchmark runs), so the figure is the mean of those iterations.
+    return s + fmt::format(
+                   "; per iteration, the mean of iterations {} to {} of a call (two-point fit; "
+                   "its setup came out negative, {:.0f} Ir: the cost grows as the benchmark runs)",
+                   c.fit_iterations[0] + 1, c.fit_iterations[1], c.setup_ir.value_or(0));
+  if (c.fit_iterations.size() == 2)
+    return s + fmt::format(
+                   "; per iteration, setup ({:.0f} Ir a call) separated by a two-point fit over "
+                   "calls of {} and {} iterations",
+                   c.setup_ir.value_or(0), c.fit_iterations[0], c.fit_iterations[1]);
+  if (c.fit_iterations.size() == 1)
+    return s + fmt::format("; one call of its fixed {} iterations, setup included",
+                           c.fit_iterations[0]);
+  return s;
+}
+
 std::string percent(double x) { return fmt::format("{:.1f}%", x * 100); }
 std::string signed_percent(double x) { return fmt::format("{:+.1f}%", x * 100); }
 
@@ -116,6 +139,11 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
       e.source = "callgrind";
     else if (run.detail_a->profile && run.detail_b->profile)
       e.source = run.detail_a->profile->source;
+  }
+  if (run.detail_a && run.detail_b && run.detail_a->callgrind && run.detail_b->callgrind) {
+    const std::string a = callgrind_mode_words(*run.detail_a->callgrind);
+    const std::string b = callgrind_mode_words(*run.detail_b->callgrind);
+    e.measured_by = a == b ? a : "A: " + a + "; B: " + b;
   }
   if (!e.source.empty()) {
     auto ca = costs(*run.detail_a, e.source);
@@ -184,6 +212,8 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
     e.notes.push_back(fmt::format("{}: {} -> {} per iteration ({})", c.metric, amount(c.a),
                                   amount(c.b), signed_percent(c.change)));
   }
+  // Last, so the telling sentences come first; in every rendering.
+  if (!e.measured_by.empty()) e.notes.push_back("measured by " + e.measured_by);
   return e;
 }
 

@@ -63,6 +63,13 @@ void add_common_flags(CLI::App* cmd, CommonFlags& f, CommonFlagSet which) {
     cmd->add_option("--callgrind-iterations", f.callgrind_iterations,
                     "Iterations per benchmark under callgrind (default: the suite's)")
         ->check(CLI::Range(1, 1000000));
+  if (which & kCallgrindIterationsFlag)
+    cmd->add_option("--callgrind-mode", f.callgrind_mode,
+                    "What callgrind counts: hook (perfci::BenchHook's timed region), process "
+                    "(hook-free: inside the function Google Benchmark runs, setup separated by a "
+                    "two-point fit) or auto (hook where the benchmark has it; default: the "
+                    "suite's, else auto)")
+        ->check(CLI::IsMember({"auto", "hook", "process"}));
   if (which & kPinFlag)
     cmd->add_option("--pin", f.pin, "Pin every benchmark process to this CPU")
         ->check(CLI::NonNegativeNumber);
@@ -124,6 +131,7 @@ MeasureOptions measure_options(const SuiteConfig* suite, const CommonFlags& f,
     m.min_time = suite->min_time;
     m.callgrind_iterations = suite->callgrind.iterations;
     m.callgrind_filter = suite->callgrind.filter;
+    m.callgrind_mode = suite->callgrind.mode;
     m.conditions.args = suite->args;
   }
   if (!f.filter.empty()) {
@@ -140,6 +148,11 @@ MeasureOptions measure_options(const SuiteConfig* suite, const CommonFlags& f,
       throw Error(
           fmt::format("--callgrind-iterations: {} is not in 1..1000000", *f.callgrind_iterations));
     m.callgrind_iterations = *f.callgrind_iterations;
+  }
+  if (!f.callgrind_mode.empty()) {
+    if (f.callgrind_mode != "auto" && f.callgrind_mode != "hook" && f.callgrind_mode != "process")
+      throw Error("--callgrind-mode: '" + f.callgrind_mode + "' is not auto, hook or process");
+    m.callgrind_mode = f.callgrind_mode;
   }
   if (f.profile_source != "cpu-clock" && f.profile_source != "callgrind")
     throw Error("--profile-source: '" + f.profile_source + "' is neither cpu-clock nor callgrind");

@@ -177,6 +177,20 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
     if (ref && !ref->failed())
       for (const auto& v : metric_values(*ref))
         if (v.kind == "callgrind") base_values[{v.kind, v.metric}] = v.value;
+    // Counted in another mode (the hook added or removed since): another
+    // quantity, never compared, and an error so that the check cannot pass
+    // on what is left.
+    std::vector<ModeMismatch> modes;
+    for (auto& mm : mode_mismatches(*base, cur))
+      if (!(use_reference && mm.kind == "callgrind")) modes.push_back(std::move(mm));
+    if (ref && !ref->failed())
+      for (auto& mm : mode_mismatches(*ref, cur))
+        if (mm.kind == "callgrind") modes.push_back(std::move(mm));
+    for (const auto& mm : modes) {
+      std::erase_if(base_values, [&](const auto& kv) { return kv.first.first == mm.kind; });
+      check.errors.push_back("benchmark " + cur.name + ": " + mm.why +
+                             ": not comparable; update the baseline (perfci baseline update)");
+    }
     // A count the reference could not give is an error, never a benchmark
     // that quietly drops out of the gate.
     if (use_reference && cur.callgrind && (!ref || ref->failed() || !ref->callgrind)) {

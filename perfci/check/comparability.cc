@@ -32,6 +32,34 @@ std::vector<std::string> settings_mismatches(const baseline::SuiteSettings& b,
   return out;
 }
 
+namespace {
+
+std::string mode_words(const std::string& mode) {
+  return mode == "process" ? "hook-free (whole process)" : "by the hook (timed region)";
+}
+
+// The counters' mode; empty when none has a value.
+std::string counters_mode(const BenchmarkResult& b) {
+  for (const auto& c : b.counters)
+    if (c.per_iteration) return c.mode;
+  return "";
+}
+
+}  // namespace
+
+std::vector<ModeMismatch> mode_mismatches(const BenchmarkResult& b, const BenchmarkResult& c) {
+  std::vector<ModeMismatch> out;
+  if (b.callgrind && c.callgrind && b.callgrind->mode != c.callgrind->mode)
+    out.push_back({"callgrind", "callgrind counted it " + mode_words(b.callgrind->mode) +
+                                    " in the baseline and " + mode_words(c.callgrind->mode) +
+                                    " here"});
+  const std::string bm = counters_mode(b), cm = counters_mode(c);
+  if (!bm.empty() && !cm.empty() && bm != cm)
+    out.push_back({"counters", "its counters were opened " + mode_words(bm) +
+                                   " in the baseline and " + mode_words(cm) + " here"});
+  return out;
+}
+
 std::string describe_differences(const std::vector<baseline::ProfileDifference>& d,
                                  std::size_t at_most) {
   std::string s;

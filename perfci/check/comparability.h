@@ -26,6 +26,17 @@ std::vector<std::string> settings_mismatches(const baseline::SuiteSettings& base
 std::vector<perfci::CheckGate> decide_gates(const baseline::ProfileComparison& profiles,
                                             const std::vector<std::string>& information_only);
 
+// The metric kinds (callgrind, counters) that `baseline` and `current`
+// measured in different modes (the hook's timed region, or hook-free on the
+// whole process: results.h), with why for each: a benchmark that lost or
+// gained its hook counts something else, so those kinds are not compared.
+struct ModeMismatch {
+  std::string kind;
+  std::string why;
+};
+std::vector<ModeMismatch> mode_mismatches(const BenchmarkResult& baseline,
+                                          const BenchmarkResult& current);
+
 // "compiler_version 12.2.0 -> 14.0.6, hostname a -> b" (the first few).
 std::string describe_differences(const std::vector<baseline::ProfileDifference>& differences,
                                  std::size_t at_most = 3);

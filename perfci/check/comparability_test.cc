@@ -79,5 +79,31 @@ TEST(Comparability, SettingsThatChangeTheNumbersMustMatch) {
   EXPECT_TRUE(settings_mismatches(a, b).empty());
 }
 
+TEST(Comparability, ModesAreComparedPerKind) {
+  BenchmarkResult hook, process;
+  hook.callgrind = CallgrindResult{};
+  process.callgrind = CallgrindResult{};
+  process.callgrind->mode = "process";
+  CounterResult c;
+  c.event = "task-clock";
+  c.per_iteration = 1.0;
+  hook.counters = {c};
+  c.mode = "process";
+  process.counters = {c};
+  EXPECT_TRUE(mode_mismatches(hook, hook).empty());
+  EXPECT_TRUE(mode_mismatches(process, process).empty());
+  auto m = mode_mismatches(hook, process);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].kind, "callgrind");
+  EXPECT_EQ(m[1].kind, "counters");
+  EXPECT_EQ(m[1].why,
+            "its counters were opened by the hook (timed region) in the baseline and hook-free "
+            "(whole process) here");
+  // Unsupported counters have no mode to compare; a side without callgrind neither.
+  process.counters[0].per_iteration.reset();
+  process.callgrind.reset();
+  EXPECT_TRUE(mode_mismatches(hook, process).empty());
+}
+
 }  // namespace
 }  // namespace perfci::check

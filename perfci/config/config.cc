@@ -139,10 +139,16 @@ Config parse_config(const std::string& text, const std::string& origin) {
     }
     if (s.has("callgrind")) {
       Fields cg(s.object("callgrind"), s.where("callgrind"));
-      cg.only({"iterations", "filter"});
+      cg.only({"iterations", "filter", "mode"});
       if (cg.has("iterations"))
         suite.callgrind.iterations = static_cast<int>(cg.count("iterations", 1, 1000000));
       if (cg.has("filter")) suite.callgrind.filter = cg.str("filter", false);
+      if (cg.has("mode")) {
+        suite.callgrind.mode = cg.str("mode");
+        if (suite.callgrind.mode != "auto" && suite.callgrind.mode != "hook" &&
+            suite.callgrind.mode != "process")
+          cg.fail("mode", "expected auto, hook or process, got '" + suite.callgrind.mode + "'");
+      }
     }
     for (const auto& other : c.suites)
       if (other.name == suite.name) s.fail("name", "duplicate suite name '" + suite.name + "'");

@@ -28,6 +28,9 @@ struct CallgrindSuiteConfig {
   int iterations = 10;
   // Regex (Google Benchmark syntax) of the benchmarks worth the slowdown.
   std::string filter = ".*";
+  // auto, hook or process (perfci/meters/callgrind_meter.h): auto uses the
+  // hook where the benchmark has it and the hook-free mode elsewhere.
+  std::string mode = "auto";
 };
 
 struct SuiteConfig {

@@ -112,6 +112,20 @@ TEST(Config, SuiteArgumentsAreKeptInOrderAndBenchmarkFlagsRefused) {
             std::string::npos);
 }
 
+// issue 21: a suite forces the callgrind mode; auto (the default) picks the
+// hook where the benchmark has it.
+TEST(Config, CallgrindModeIsAutoHookOrProcess) {
+  const std::string head =
+      R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b", )";
+  auto c = parse_config(head + R"("callgrind": {"mode": "process"}}]})", "perfci.json");
+  EXPECT_EQ(c.suites[0].callgrind.mode, "process");
+  EXPECT_EQ(parse_config(head + R"("callgrind": {}}]})", "perfci.json").suites[0].callgrind.mode,
+            "auto");
+  const std::string e = error_of(head + R"("callgrind": {"mode": "guess"}}]})");
+  EXPECT_NE(e.find("callgrind.mode"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected auto, hook or process"), std::string::npos) << e;
+}
+
 TEST(Config, LoadNamesTheMissingFile) {
   try {
     load_config("/nonexistent/perfci.json");

@@ -15,10 +15,16 @@ int FakePerfBackend::open(const perf_event_attr& attr, int group_fd) {
     result = -EBADF;
   } else {
     result = next_fd_++;
-    fds_[result] =
-        Fd{key, group_fd >= 0 ? group_fd : result, static_cast<std::uint64_t>(result) * 7};
+    fds_[result] = Fd{key, group_fd >= 0 ? group_fd : result,
+                      static_cast<std::uint64_t>(result) * 7, attr.read_format};
   }
   opens_.push_back({attr, group_fd, result});
+  return result;
+}
+
+int FakePerfBackend::open_process(const perf_event_attr& attr, int pid) {
+  int result = open(attr, -1);
+  opens_.back().pid = pid;
   return result;
 }
 
@@ -46,6 +52,14 @@ long FakePerfBackend::read(int fd, void* buf, std::size_t size) {
   auto times = times_.find(it->second.key);
   data[1] = times != times_.end() ? times->second.first : 1000;
   data[2] = times != times_.end() ? times->second.second : 1000;
+  if (!(it->second.read_format & PERF_FORMAT_GROUP)) {
+    // One event: value, time_enabled, time_running.
+    auto c = counts_.find(it->second.key);
+    data[0] = c != counts_.end() ? c->second : 0;
+    if (data.size() * sizeof(std::uint64_t) > size) return -ENOSPC;
+    std::memcpy(buf, data.data(), data.size() * sizeof(std::uint64_t));
+    return static_cast<long>(data.size() * sizeof(std::uint64_t));
+  }
   // Members in opening order, as the kernel lists them.
   for (const auto& [member_fd, member] : fds_) {
     if (member.leader != fd) continue;

@@ -33,6 +33,7 @@ class FakePerfBackend final : public PerfBackend {
     perf_event_attr attr;
     int group_fd;
     int result;
+    int pid = 0;  // open_process: the process; 0: the calling thread
   };
   const std::vector<OpenCall>& opens() const { return opens_; }
   int enables() const { return enables_; }
@@ -40,6 +41,7 @@ class FakePerfBackend final : public PerfBackend {
   int open_fds() const { return static_cast<int>(fds_.size()); }
 
   int open(const perf_event_attr& attr, int group_fd) override;
+  int open_process(const perf_event_attr& attr, int pid) override;
   int event_id(int fd, std::uint64_t* id) override;
   int enable(int fd) override;
   int disable(int fd) override;
@@ -52,6 +54,7 @@ class FakePerfBackend final : public PerfBackend {
     Key key;
     int leader;  // own fd for a leader
     std::uint64_t id;
+    std::uint64_t read_format = 0;
   };
   std::map<Key, int> failures_;
   std::map<Key, std::uint64_t> counts_;

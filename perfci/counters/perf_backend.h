@@ -16,6 +16,9 @@ class PerfBackend {
   virtual ~PerfBackend() = default;
   // A file descriptor, or -errno. Counts the calling thread on any CPU.
   virtual int open(const perf_event_attr& attr, int group_fd) = 0;
+  // A file descriptor, or -errno: an event of its own (no group) on process
+  // `pid`, on any CPU.
+  virtual int open_process(const perf_event_attr& attr, int pid) = 0;
   // The kernel's id of the event, used to match PERF_FORMAT_ID records.
   virtual int event_id(int fd, std::uint64_t* id) = 0;
   // Group-wide enable / disable / reset (PERF_IOC_FLAG_GROUP); 0 or -errno.

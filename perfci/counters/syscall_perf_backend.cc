@@ -15,6 +15,11 @@ class SyscallPerfBackend final : public PerfBackend {
     long fd = ::syscall(SYS_perf_event_open, &copy, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
     return fd < 0 ? -errno : static_cast<int>(fd);
   }
+  int open_process(const perf_event_attr& attr, int pid) override {
+    perf_event_attr copy = attr;
+    long fd = ::syscall(SYS_perf_event_open, &copy, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : static_cast<int>(fd);
+  }
   int event_id(int fd, std::uint64_t* id) override {
     return ::ioctl(fd, PERF_EVENT_IOC_ID, id) == 0 ? 0 : -errno;
   }

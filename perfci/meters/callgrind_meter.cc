@@ -1,18 +1,24 @@
 #include "perfci/meters/callgrind_meter.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "perfci/meters/callgrind_output.h"
+#include "perfci/meters/callgrind_process.h"
+#include "perfci/util/elf_symbolizer.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 #include "perfci/util/json_fields.h"
 #include "perfci/util/strings.h"
 
 namespace perfci {
+namespace {
 
-BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,
-                                    const CallgrindOptions& o) {
+// hook_absent: the hook wrote no report or measured no region, so the
+// benchmark does not use it and auto mode measures it hook-free.
+BenchmarkResult run_hook_mode(const std::string& binary, const std::string& name,
+                              const CallgrindOptions& o, bool* hook_absent) {
   BenchmarkResult b;
   b.name = name;
   // Same-length paths every run (mkdtemp), so the environment's size, and
@@ -46,6 +52,7 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
     return b;
   }
   if (!std::filesystem::exists(hook_out)) {
+    *hook_absent = true;
     b.error = "callgrind run of " + name +
               ": the hook wrote no report; the benchmark must use perfci::BenchHook";
     return b;
@@ -57,6 +64,7 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
     std::uint64_t regions = counts.count("regions");
     std::uint64_t iterations = counts.count("iterations");
     if (regions == 0 || iterations == 0) {
+      *hook_absent = true;
       b.error = "callgrind run of " + name +
                 ": the hook measured no region; the benchmark must use perfci::BenchHook";
       return b;
@@ -68,6 +76,7 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
     c.ir_per_iteration = static_cast<double>(profile.total_ir) / static_cast<double>(iterations);
     profile.functions.resize(std::min(profile.functions.size(), o.top_functions));
     c.functions = std::move(profile.functions);
+    c.mode = "hook";
     b.iterations = static_cast<std::int64_t>(iterations);
     b.callgrind = std::move(c);
   } catch (const Error& e) {
@@ -76,6 +85,34 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
     b.error = "callgrind run of " + name + ": the hook's report " + hook_out +
               " is unreadable: " + e.what();
   }
+  return b;
+}
+
+}  // namespace
+
+const std::vector<std::string>& callgrind_modes() {
+  static const std::vector<std::string> modes{"auto", "hook", "process"};
+  return modes;
+}
+
+bool binary_has_hook(const std::string& binary) {
+  try {
+    return ElfSymbolizer(binary).find_symbol("_ZN6perfci9BenchHook5startEv").has_value();
+  } catch (const Error&) {
+    return false;  // not ELF: the run itself will say what is wrong
+  }
+}
+
+BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string& name,
+                                    const CallgrindOptions& o) {
+  if (std::find(callgrind_modes().begin(), callgrind_modes().end(), o.mode) ==
+      callgrind_modes().end())
+    throw Error("unknown callgrind mode '" + o.mode + "' (auto, hook or process)");
+  if (o.mode == "process" || (o.mode == "auto" && !binary_has_hook(binary)))
+    return run_callgrind_process_mode(binary, name, o);
+  bool hook_absent = false;
+  BenchmarkResult b = run_hook_mode(binary, name, o, &hook_absent);
+  if (o.mode == "auto" && hook_absent) return run_callgrind_process_mode(binary, name, o);
   return b;
 }
 

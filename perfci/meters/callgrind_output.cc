@@ -18,7 +18,17 @@ class NameTable {
   std::string resolve(std::string_view text, const std::string& where) {
     if (text.empty() || text[0] != '(') return std::string(text);
     auto close = text.find(')');
-    if (close == std::string_view::npos) throw Error(where + ": unterminated name id");
+    // "(below main)" is a name, not an id: ids are numbers.
+    const bool numeric_id =
+        close != std::string_view::npos && close > 1 &&
+        std::all_of(text.begin() + 1, text.begin() + static_cast<long>(close),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!numeric_id) {
+      if (close == std::string_view::npos && text.size() > 1 &&
+          std::isdigit(static_cast<unsigned char>(text[1])))
+        throw Error(where + ": unterminated name id");
+      return std::string(text);
+    }
     std::string id(text.substr(1, close - 1));
     std::string_view rest = text.substr(close + 1);
     while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
@@ -79,8 +89,10 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     }
   };
   std::map<Key, FunctionCost> costs;
+  std::map<std::pair<std::string, std::string>, CallEdge> edges;
   std::string cur_object, cur_fn;
-  std::string call_object;
+  std::string call_object, call_fn;
+  std::uint64_t call_count = 0;
   bool have_fn = false;
   bool next_is_call = false;
 
@@ -115,8 +127,11 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
       } else if (key == "cob") {
         call_object = objects.resolve(value, where);
       } else if (key == "cfn") {
-        functions.resolve(value, where);
+        call_fn = functions.resolve(value, where);
       } else if (key == "calls") {
+        auto toks = split_ws(value);
+        if (toks.empty()) throw Error(where + ": calls= without a count");
+        call_count = to_u64(toks[0], where);
         next_is_call = true;
       } else if (key == "jump" || key == "jcnd") {
         // Jump lines carry their own counts, not event costs.
@@ -166,6 +181,14 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     if (next_is_call) {
       fc.inclusive_ir += ir;
       next_is_call = false;
+      CallEdge& e = edges[{cur_fn, call_fn}];
+      e.caller = cur_fn;
+      e.callee = call_fn;
+      e.callee_object = call_object;
+      e.calls += call_count;
+      e.inclusive_ir += ir;
+      // cob= names the object of one call only.
+      call_object = cur_object;
     } else {
       fc.self_ir += ir;
       fc.inclusive_ir += ir;
@@ -180,6 +203,7 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     if (fc.inclusive_ir > 0) out.functions.push_back(std::move(fc));
   }
   out.total_ir = saw_totals ? totals : self_sum;
+  for (auto& [key, e] : edges) out.calls.push_back(std::move(e));
   std::sort(out.functions.begin(), out.functions.end(),
             [](const FunctionCost& a, const FunctionCost& b) {
               return a.self_ir != b.self_ir ? a.self_ir > b.self_ir : a.name < b.name;

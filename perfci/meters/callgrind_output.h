@@ -11,9 +11,19 @@
 
 namespace perfci {
 
+// A call from one function to another, summed over the file.
+struct CallEdge {
+  std::string caller;
+  std::string callee;
+  std::string callee_object;
+  std::uint64_t calls = 0;
+  std::uint64_t inclusive_ir = 0;
+};
+
 struct CallgrindProfile {
   std::uint64_t total_ir = 0;           // the file's totals/summary line
   std::vector<FunctionCost> functions;  // descending self_ir, then name
+  std::vector<CallEdge> calls;          // by caller, callee
 };
 
 // Throws perfci::Error ("<origin>:<line>: ...") on malformed input.

@@ -101,5 +101,49 @@ TEST(CallgrindOutput, MalformedInputSaysWhere) {
   EXPECT_NE(error_of("events: Ir\nbogus=1\n").find("unknown specification"), std::string::npos);
 }
 
+// An uncompressed file (--compress-strings=no) as the hook-free meter
+// reads it: "(below main)" is a name, not an id, and each call is kept as
+// an edge, its cob= applying to that call only.
+TEST(CallgrindOutput, UncompressedNamesAndCallEdges) {
+  const std::string text = R"(events: Ir
+ob=/lib/libbenchmark.so
+fn=(below main)
+0 5
+cfn=0x000000000002d130
+calls=1 0
+0 300
+fn=0x000000000002d130
+0 10
+cfn=benchmark::State::State(long)
+calls=3 0
+0 30
+cob=/build/plain
+cfn=(anonymous namespace)::BM_x(benchmark::State&)
+calls=3 0
+0 240
+cfn=0x00000000000122b0
+calls=3 0
+0 15
+)";
+  CallgrindProfile p = parse_callgrind_output(text, "cg.out");
+  ASSERT_EQ(p.calls.size(), 4u);
+  const CallEdge* bm = nullptr;
+  const CallEdge* after = nullptr;
+  for (const auto& e : p.calls) {
+    if (e.callee == "(anonymous namespace)::BM_x(benchmark::State&)") bm = &e;
+    if (e.callee == "0x00000000000122b0") after = &e;
+  }
+  ASSERT_NE(bm, nullptr);
+  EXPECT_EQ(bm->caller, "0x000000000002d130");
+  EXPECT_EQ(bm->calls, 3u);
+  EXPECT_EQ(bm->inclusive_ir, 240u);
+  EXPECT_EQ(bm->callee_object, "/build/plain");
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(after->callee_object, "/lib/libbenchmark.so");
+  bool below_main = false;
+  for (const auto& f : p.functions) below_main |= f.name == "(below main)" && f.self_ir == 5;
+  EXPECT_TRUE(below_main);
+}
+
 }  // namespace
 }  // namespace perfci

@@ -8,6 +8,7 @@
 #include "perfci/config/config.h"
 #include "perfci/counters/event_resolver.h"
 #include "perfci/meters/callgrind_meter.h"
+#include "perfci/meters/counters_process.h"
 #include "perfci/meters/profile_meter.h"
 #include "perfci/meters/wall_meter.h"
 #include "perfci/util/error.h"
@@ -51,6 +52,9 @@ void share_wall_cost(const std::vector<BenchmarkResult>& wall,
 RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o) {
   for (const auto& m : o.meters)
     if (!has(known_meters(), m)) throw Error("unknown meter '" + m + "'");
+  if (std::find(callgrind_modes().begin(), callgrind_modes().end(), o.callgrind_mode) ==
+      callgrind_modes().end())
+    throw Error("unknown callgrind mode '" + o.callgrind_mode + "' (auto, hook or process)");
   if (o.profile_source != "cpu-clock" && o.profile_source != "callgrind")
     throw Error("unknown profile source '" + o.profile_source + "' (cpu-clock or callgrind)");
   bool counters = has(o.meters, "counters");
@@ -120,11 +124,31 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
         b.transactions_per_iteration = wall[i].transactions_per_iteration;
       }
       if (!names.empty()) share_wall_cost(wall, results.benchmarks, wall_seconds);
+      // A benchmark that reported no perf.* counters has no hook: its
+      // events are counted on its whole process (counters_process.h).
+      if (counters) {
+        ProcessCountersOptions pc;
+        pc.events = o.events;
+        pc.min_time = o.min_time;
+        pc.conditions = o.conditions;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          BenchmarkResult& b = results.benchmarks[i];
+          if (!b.counters.empty() || b.failed()) continue;
+          say("counters (hook-free) " + b.name);
+          const auto counted = std::chrono::steady_clock::now();
+          auto pr = run_counters_process_mode(binary, b.name, pc);
+          // The wall+counters processes' cost, as --shard knows it.
+          b.cost_s["wall"] += seconds_since(counted);
+          merge_error(b, pr.error);
+          b.counters = std::move(pr.counters);
+        }
+      }
     }
 
     if (want_callgrind) {
       CallgrindOptions c;
       c.iterations = o.callgrind_iterations;
+      c.mode = o.callgrind_mode;
       c.valgrind = o.valgrind;
       c.conditions = o.conditions;
       // valgrind is ~50x slower; a per-run limit sized for native runs would fire.

@@ -23,6 +23,7 @@ struct MeasureOptions {
   std::optional<double> min_time;
   int callgrind_iterations = 10;
   std::string callgrind_filter = ".*";  // the callgrind meter runs only these
+  std::string callgrind_mode = "auto";  // auto, hook, process (callgrind_meter.h)
   std::string valgrind = "valgrind";
   std::string profile_source = "cpu-clock";  // or "callgrind"
   std::uint64_t profile_period_ns = 250000;

@@ -6,6 +6,8 @@
 #include <memory>
 #include <sstream>
 
+#include "perfci/meters/callgrind_meter.h"
+#include "perfci/meters/profile_process.h"
 #include "perfci/util/elf_symbolizer.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
@@ -94,6 +96,9 @@ ProfileResult profile_from_callgrind(const CallgrindResult& callgrind, std::size
 
 BenchmarkResult run_profile_meter(const std::string& binary, const std::string& name,
                                   const ProfileOptions& o) {
+  // Without the hook (its symbol, or its report) the process is sampled
+  // from outside.
+  if (!binary_has_hook(binary)) return run_profile_process_mode(binary, name, o);
   BenchmarkResult b;
   b.name = name;
   TempDir dir("perfci-prof");
@@ -112,11 +117,7 @@ BenchmarkResult run_profile_meter(const std::string& binary, const std::string& 
     b.error = failure_message("profile run of " + name + ":", r);
     return b;
   }
-  if (!std::filesystem::exists(hook_out)) {
-    b.error = "profile run of " + name +
-              ": the hook wrote no report; the benchmark must use perfci::BenchHook";
-    return b;
-  }
+  if (!std::filesystem::exists(hook_out)) return run_profile_process_mode(binary, name, o);
   try {
     auto hook = nlohmann::json::parse(read_file(hook_out));
     if (!hook.contains("profile")) throw Error("the hook's report has no profile");

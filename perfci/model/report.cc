@@ -280,14 +280,12 @@ void from_json(const json& j, ContractChange& v) {
 }
 
 void to_json(json& j, const Explanation& v) {
-  j = json{{"source", v.source},
-           {"symbols", v.symbols},
-           {"counters", v.counters},
-           {"contracts", v.contracts},
-           {"notes", v.notes}};
+  j = json{{"source", v.source},     {"measured_by", v.measured_by}, {"symbols", v.symbols},
+           {"counters", v.counters}, {"contracts", v.contracts},     {"notes", v.notes}};
 }
 void from_json(const json& j, Explanation& v) {
   v.source = j.value("source", "");
+  v.measured_by = j.value("measured_by", "");
   v.symbols = j.at("symbols").get<std::vector<SymbolChange>>();
   v.counters = j.at("counters").get<std::vector<CounterDelta>>();
   v.contracts = j.at("contracts").get<std::vector<ContractChange>>();

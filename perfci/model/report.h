@@ -59,6 +59,11 @@ struct ContractChange {
 
 struct Explanation {
   std::string source;  // "callgrind", "cpu-clock", or "" when no profile ran
+  // How the per-symbol costs were measured, in words, for each side when
+  // they differ: the callgrind mode (hook's region, or hook-free in the
+  // function Google Benchmark runs with setup fitted out). Empty when no
+  // callgrind ran.
+  std::string measured_by;
   std::vector<SymbolChange> symbols;
   std::vector<CounterDelta> counters;
   std::vector<ContractChange> contracts;

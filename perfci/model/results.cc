@@ -54,6 +54,8 @@ void to_json(json& j, const CounterResult& v) {
   if (v.per_transaction) j["per_transaction"] = *v.per_transaction;
   if (has_value(v.status)) j["scale"] = v.scale;
   if (v.error != 0) j["errno"] = v.error;
+  if (v.mode != "hook") j["mode"] = v.mode;
+  if (v.process_fixed) j["process_fixed"] = *v.process_fixed;
 }
 
 void to_json(json& j, const FunctionCost& v) {
@@ -67,7 +69,11 @@ void to_json(json& j, const CallgrindResult& v) {
   j = json{{"iterations", v.iterations},
            {"total_ir", v.total_ir},
            {"ir_per_iteration", v.ir_per_iteration},
-           {"functions", v.functions}};
+           {"functions", v.functions},
+           {"mode", v.mode}};
+  if (!v.entry.empty()) j["entry"] = v.entry;
+  if (v.setup_ir) j["setup_ir"] = *v.setup_ir;
+  if (!v.fit_iterations.empty()) j["fit_iterations"] = v.fit_iterations;
 }
 
 void to_json(json& j, const SymbolShare& v) {
@@ -77,6 +83,7 @@ void to_json(json& j, const SymbolShare& v) {
 
 void to_json(json& j, const ProfileResult& v) {
   j = json{{"source", v.source}, {"samples", v.samples}, {"lost", v.lost}, {"symbols", v.symbols}};
+  if (v.mode != "hook") j["mode"] = v.mode;
 }
 
 void to_json(json& j, const BenchmarkResult& v) {
@@ -157,6 +164,11 @@ CounterResult counter_from_json(const json& j, const std::string& where) {
                                                 : "present although the event has no value");
   if (f.has("scale")) c.scale = f.num("scale");
   if (f.has("errno")) c.error = static_cast<int>(f.count("errno"));
+  if (f.has("mode")) {
+    c.mode = f.str("mode");
+    if (c.mode != "hook" && c.mode != "process") f.fail("mode", "expected hook or process");
+  }
+  if (f.has("process_fixed")) c.process_fixed = f.num("process_fixed");
   return c;
 }
 
@@ -172,6 +184,19 @@ CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
     c.functions.push_back(
         {g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")});
   }
+  // Files written before issue 21 measured with the hook only.
+  c.mode = f.has("mode") ? f.str("mode") : "hook";
+  if (c.mode != "hook" && c.mode != "process")
+    f.fail("mode", "expected \"hook\" or \"process\", got \"" + c.mode + "\"");
+  if (f.has("entry")) c.entry = f.str("entry");
+  if (f.has("setup_ir")) c.setup_ir = f.num("setup_ir");
+  if (f.has("fit_iterations"))
+    for (std::size_t i = 0; i < f.array("fit_iterations").size(); ++i) {
+      const json& n = f.array("fit_iterations")[i];
+      if (!n.is_number_unsigned() || n.get<std::uint64_t>() == 0)
+        f.fail("fit_iterations", "expected iteration counts >= 1");
+      c.fit_iterations.push_back(n.get<std::uint64_t>());
+    }
   return c;
 }
 
@@ -183,6 +208,10 @@ ProfileResult profile_from_json(const json& j, const std::string& where) {
     f.fail("source", "expected \"cpu-clock\" or \"callgrind\"");
   p.samples = f.count("samples");
   p.lost = f.has("lost") ? f.count("lost") : 0;
+  if (f.has("mode")) {
+    p.mode = f.str("mode");
+    if (p.mode != "hook" && p.mode != "process") f.fail("mode", "expected hook or process");
+  }
   const json& syms = f.array("symbols");
   for (std::size_t i = 0; i < syms.size(); ++i) {
     Fields g(syms[i], f.where("symbols", i));

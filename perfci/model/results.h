@@ -19,13 +19,17 @@
 //     "real_time": 812.5, "cpu_time": 810.1, "time_unit": "ns",    //   Google Benchmark's
 //                                                                  //   spelling of them
 //     "transactions_per_iteration": 4,              // when the hook had a divisor
+//     // hook-free counters add "mode": "process", "process_fixed": 2.1e6
 //     "counters": [{"event": "task-clock", "status": "ok", "per_iteration": 811.0,
 //                   "per_transaction": 202.7, "scale": 1.0},
 //                  {"event": "instructions", "status": "unsupported", "errno": 2}],
 //     "callgrind": {"iterations": 20, "total_ir": 40000, "ir_per_iteration": 2000,
 //                   "functions": [{"name": "f()", "object": "/bin/x", "self_ir": 30000,
-//                                  "inclusive_ir": 40000}]},   // totals, by self desc
-//     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,
+//                                  "inclusive_ir": 40000}],   // totals, by self desc
+//                   "mode": "hook"},            // or "process" (hook-free), which adds
+//                   // "entry": "BM_f(benchmark::State&)", "setup_ir": 4925,
+//                   // "fit_iterations": [10, 100]   (see CallgrindResult)
+//     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,  // "mode": "process"
 //                 "symbols": [{"symbol": "decode_varint", "share": 0.56, "samples": 532,
 //                              "inlined_into": "Cursor::seek"}]},
 //     "cost_s": {"wall": 0.23, "callgrind": 1.9}    // seconds each meter spent on it
@@ -61,6 +65,13 @@ struct CounterResult {
   std::optional<double> per_transaction;  // when the benchmark set a divisor
   double scale = 1.0;                     // enabled/running; > 1 when multiplexed
   int error = 0;                          // errno for unsupported / no-permission
+  // "hook": the hook's timed region; "process" (hook-free): the whole
+  // benchmark process (start, setup, Google Benchmark's sizing calls) over
+  // the iterations its JSON reports, so setup is included; `process_fixed`
+  // is then the count of the same process run for one iteration, what
+  // setup and start add whatever the iteration count.
+  std::string mode = "hook";
+  std::optional<double> process_fixed{};
 };
 
 struct FunctionCost {
@@ -70,11 +81,26 @@ struct FunctionCost {
   std::uint64_t inclusive_ir = 0;  // self + callees
 };
 
+// How the callgrind meter delimited what it counted:
+//   "hook"     perfci::BenchHook's region (the timed loop only): the precise
+//              mode, for benchmarks that use the hook;
+//   "process"  hook-free, for any Google Benchmark binary: collection only
+//              inside the function Google Benchmark runs (`entry`), and the
+//              per-iteration cost separated from that function's own setup
+//              by a two-point fit over calls of fit_iterations[0] and [1]
+//              iterations; `setup_ir` is the fixed part of one call. When the
+//              benchmark fixes its iteration count (Iterations(n)) there is
+//              one point only: fit_iterations has one entry and the figure
+//              includes the setup (setup_ir absent).
 struct CallgrindResult {
   std::uint64_t iterations = 0;
   std::uint64_t total_ir = 0;
   double ir_per_iteration = 0;
   std::vector<FunctionCost> functions;  // descending self_ir
+  std::string mode = "hook";
+  std::string entry{};                          // process mode: the symbol collected in
+  std::optional<double> setup_ir{};             // process mode: fixed Ir of one call
+  std::vector<std::uint64_t> fit_iterations{};  // process mode: the calls' iteration counts
 };
 
 struct SymbolShare {
@@ -89,6 +115,9 @@ struct ProfileResult {
   std::uint64_t samples = 0;
   std::uint64_t lost = 0;
   std::vector<SymbolShare> symbols;  // descending share
+  // cpu-clock: "hook" (the hook samples its region from inside) or
+  // "process" (hook-free: the whole process sampled from outside).
+  std::string mode = "hook";
 };
 
 struct BenchmarkResult {

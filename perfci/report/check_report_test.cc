@@ -103,6 +103,28 @@ TEST(BaselineComparison, OnePercentMoreInstructionsFailsNamingTheBenchmark) {
   EXPECT_NE(md.find("### Why engine/write changed"), std::string::npos);
 }
 
+TEST(BaselineComparison, ACountInAnotherModeIsAnErrorNeverAComparison) {
+  // engine/write lost its hook since the baseline: its Ir is now counted
+  // hook-free, over the whole function Google Benchmark runs. The same
+  // number must not pass, and a 40% cheaper one must not read as improved.
+  for (double ir : {20000.0, 12000.0}) {
+    CheckInputs in = inputs(with("engine/write", {ir, 4000.0}));
+    for (auto& b : in.current.benchmarks)
+      if (b.name == "engine/write") b.callgrind->mode = "process";
+    auto r = compare_with_baseline(std::move(in), config());
+    EXPECT_EQ(r.check->outcome, stats::CheckOutcome::kError) << ir;
+    EXPECT_EQ(r.exit_code(), 2);
+    ASSERT_EQ(r.check->errors.size(), 1u);
+    EXPECT_EQ(r.check->errors[0],
+              "benchmark engine/write: callgrind counted it by the hook (timed region) in the "
+              "baseline and hook-free (whole process) here: not comparable; update the baseline "
+              "(perfci baseline update)");
+    for (const auto& m : bench(r, "engine/write").run.metrics) EXPECT_NE(m.kind, "callgrind");
+    // The benchmarks whose mode held are still gated.
+    EXPECT_EQ(metric(r, "engine/read", "callgrind").gate, stats::Gate::kGated);
+  }
+}
+
 TEST(BaselineComparison, ChangesWithinTheThresholdPass) {
   auto r = compare_with_baseline(inputs(with("engine/write", {20030.0, 5000.0})), config());
   EXPECT_EQ(r.exit_code(), 0);

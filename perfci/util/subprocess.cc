@@ -133,6 +133,7 @@ std::string SubprocessResult::describe() const {
     return "timed out after " +
            std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()) +
            " ms and was killed";
+  if (stopped) return "was stopped by perfci once it had what it needed";
   if (term_signal != 0)
     return "killed by signal " + std::to_string(term_signal) + " (" + ::strsignal(term_signal) +
            ")";
@@ -177,9 +178,10 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     return result;
   }
 
-  Pipe out_pipe, err_pipe, in_pipe, report_pipe;
-  if (!report_pipe.open() || (o.capture_stdout && !out_pipe.open()) ||
-      (o.capture_stderr && !err_pipe.open()) || (!o.stdin_data.empty() && !in_pipe.open())) {
+  Pipe out_pipe, err_pipe, in_pipe, report_pipe, gate_pipe;
+  if (!report_pipe.open() || (o.before_exec && !gate_pipe.open()) ||
+      (o.capture_stdout && !out_pipe.open()) || (o.capture_stderr && !err_pipe.open()) ||
+      (!o.stdin_data.empty() && !in_pipe.open())) {
     result.spawn_error = std::string("pipe: ") + std::strerror(errno);
     return result;
   }
@@ -230,6 +232,13 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     if (in_fd < 0 || ::dup2(in_fd, 0) < 0) child_fail(report, errno);
     if (o.capture_stdout && ::dup2(out_pipe.fd[1], 1) < 0) child_fail(report, errno);
     if (o.capture_stderr && ::dup2(err_pipe.fd[1], 2) < 0) child_fail(report, errno);
+    if (o.before_exec) {
+      // Wait for the parent's before_exec: it closes the gate when done.
+      gate_pipe.close_write();
+      char byte;
+      while (::read(gate_pipe.fd[0], &byte, 1) < 0 && errno == EINTR) {
+      }
+    }
     ::execve(program.c_str(), plan.argv.data(), plan.envp.data());
     child_fail(report, errno);
   }
@@ -241,6 +250,16 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     pid_t pid;
     ~Registered() { unregister_child_group(pid); }
   } registered{pid};
+  if (o.before_exec) {
+    gate_pipe.close_read();
+    try {
+      o.before_exec(static_cast<int>(pid));
+    } catch (...) {
+      stop_group(pid);
+      throw;
+    }
+    gate_pipe.close_write();
+  }
   report_pipe.close_write();
   out_pipe.close_write();
   err_pipe.close_write();
@@ -274,6 +293,15 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
   bool killed = false;
   int status = 0;
   const int stop_fd = interrupt_fd();
+  // stop_when runs at most once per poll_interval, however much output comes.
+  auto next_check = start + o.poll_interval;
+  auto should_stop = [&] {
+    if (!o.stop_when) return false;
+    auto now = std::chrono::steady_clock::now();
+    if (now < next_check) return false;
+    next_check = now + o.poll_interval;
+    return o.stop_when();
+  };
   while (out_pipe.fd[0] >= 0 || err_pipe.fd[0] >= 0) {
     if (interrupt_signal() != 0) break;
     pollfd fds[3];
@@ -288,8 +316,18 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
           deadline - std::chrono::steady_clock::now());
       wait_ms = static_cast<int>(std::max<long long>(0, left.count()));
     }
+    const int poll_ms = static_cast<int>(o.poll_interval.count());
+    const bool capped = o.stop_when && (wait_ms < 0 || wait_ms > poll_ms);
+    if (capped) wait_ms = poll_ms;
     int ready = ::poll(fds, n, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
+    if (should_stop()) {
+      status = stop_group(pid);
+      killed = true;
+      result.stopped = true;
+      break;
+    }
+    if (ready == 0 && capped) continue;
     if (ready == 0) {
       status = stop_group(pid);
       killed = true;
@@ -332,6 +370,12 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
       result.timed_out = true;
       break;
     }
+    if (should_stop()) {
+      status = stop_group(pid);
+      killed = true;
+      result.stopped = true;
+      break;
+    }
     if (stop_fd >= 0) {
       pollfd p{stop_fd, POLLIN, 0};
       ::poll(&p, 1, 2);
@@ -344,7 +388,7 @@ SubprocessResult run_subprocess(const SubprocessOptions& o) {
     result.err_tail.erase(0, result.err_tail.size() - o.stderr_tail);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
-  if (result.timed_out) result.term_signal = 0;
+  if (result.timed_out || result.stopped) result.term_signal = 0;
   return result;
 }
 

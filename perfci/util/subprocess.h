@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,6 +43,17 @@ struct SubprocessOptions {
   bool capture_stderr = true;
   // Written to the child's stdin, which is then closed (empty: /dev/null).
   std::string stdin_data;
+  // Called in the parent with the child's pid after fork, while the child
+  // waits before its exec: what is attached to the pid here (perf events
+  // with enable_on_exec) sees the program from its first instruction. The
+  // child execs once it returns.
+  std::function<void(int pid)> before_exec;
+  // Polled every poll_interval while the child runs; when it returns true
+  // the child's group is stopped as on a timeout, and the result says
+  // `stopped` (the caller had what it needed, e.g. callgrind's third dump).
+  // It may also do periodic work (drain a sampling buffer).
+  std::function<bool()> stop_when;
+  std::chrono::milliseconds poll_interval{50};
 };
 
 struct SubprocessResult {
@@ -50,13 +62,14 @@ struct SubprocessResult {
   int exit_code = -1;      // valid when the child exited normally
   int term_signal = 0;     // non-zero when killed by a signal
   bool timed_out = false;  // killed by perfci because of the timeout
+  bool stopped = false;    // stopped by perfci because stop_when said so
   std::string out;
   bool out_truncated = false;
   std::string err_tail;
   std::chrono::nanoseconds elapsed{0};
 
   bool ok() const {
-    return spawn_error.empty() && !timed_out && term_signal == 0 && exit_code == 0;
+    return spawn_error.empty() && !timed_out && !stopped && term_signal == 0 && exit_code == 0;
   }
   // "exited with status 3", "killed by signal 11 (Segmentation fault)", ...
   std::string describe() const;

@@ -222,6 +222,53 @@ TEST(SubprocessInterrupt, SignalNames) {
   EXPECT_EQ(signal_name(SIGHUP), "signal 1");
 }
 
+// What stop_when is for: a child that would run on (valgrind after its third
+// dump) is stopped once a condition holds, and the result says so.
+TEST(Subprocess, StopWhenEndsTheChildAndSaysStopped) {
+  TempDir dir("perfci-stop");
+  const std::string flag = (dir.path() / "flag").string();
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(60);
+  int polls = 0;
+  o.stop_when = [&] {
+    ++polls;
+    return std::ifstream(flag).good();
+  };
+  auto r = sh("echo started; : > '" + flag + "'; sleep 600", o);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.term_signal, 0);
+  EXPECT_GE(polls, 1);
+  EXPECT_EQ(r.out, "started\n");
+  EXPECT_EQ(r.describe(), "was stopped by perfci once it had what it needed");
+}
+
+TEST(Subprocess, StopWhenNeverTrueLetsTheChildFinish) {
+  SubprocessOptions o;
+  o.stop_when = [] { return false; };
+  auto r = sh("sleep 0.2; echo done", o);
+  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_FALSE(r.stopped);
+  EXPECT_EQ(r.out, "done\n");
+}
+
+// before_exec runs while the child waits: the child's program sees what it
+// did (here a file named by the pid), and the pid is the child's own.
+TEST(Subprocess, BeforeExecRunsBeforeTheProgramStarts) {
+  TempDir dir("perfci-gate");
+  int seen_pid = 0;
+  SubprocessOptions o;
+  o.before_exec = [&](int pid) {
+    seen_pid = pid;
+    std::ofstream((dir.path() / ("pid." + std::to_string(pid))).string()) << "x";
+  };
+  auto r = sh("test -f '" + dir.path().string() + "/pid.'$$ && echo $$", o);
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err_tail;
+  EXPECT_GT(seen_pid, 0);
+  EXPECT_EQ(r.out, std::to_string(seen_pid) + "\n");
+}
+
 TEST(Subprocess, FormatCommandQuotes) {
   EXPECT_EQ(format_command({"a", "b c", "it's"}), "a 'b c' 'it'\\''s'");
 }

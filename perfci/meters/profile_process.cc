@@ -1,0 +1,68 @@
+#include "perfci/meters/profile_process.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "perfci/counters/process_sampler.h"
+#include "perfci/util/error.h"
+
+namespace perfci {
+
+BenchmarkResult run_profile_process_mode(const std::string& binary, const std::string& name,
+                                         const ProfileOptions& o) {
+  BenchmarkResult b;
+  b.name = name;
+  const std::string what = "hook-free profile run of " + name;
+  std::vector<std::string> args{"--benchmark_filter=" + exact_filter(name),
+                                "--benchmark_format=json"};
+  if (o.min_time) {
+    std::ostringstream t;
+    t << *o.min_time;
+    args.push_back("--benchmark_min_time=" + t.str());
+  }
+  ProcessSampler sampler(o.period_ns);
+  int child = 0;
+  std::string maps;
+  auto opts = benchmark_process(binary, args, o.conditions);
+  opts.before_exec = [&](int pid) {
+    child = pid;
+    sampler.open(pid);
+  };
+  // While the child runs: drain the ring before it fills, and keep the
+  // latest map of the benchmark program (before exec it is perfci's).
+  opts.poll_interval = std::chrono::milliseconds(20);
+  opts.stop_when = [&] {
+    sampler.drain();
+    std::ifstream in("/proc/" + std::to_string(child) + "/maps");
+    std::stringstream text;
+    text << in.rdbuf();
+    if (text.str().find(binary) != std::string::npos) maps = text.str();
+    return false;
+  };
+  auto r = run_subprocess(opts);
+  sampler.drain();
+  if (!r.ok()) {
+    b.error = failure_message(what + ":", r);
+    return b;
+  }
+  if (!sampler.error().empty()) {
+    b.error = what + ": " + sampler.error();
+    return b;
+  }
+  if (sampler.samples() == 0 || maps.empty()) {
+    b.error = what + ": no samples (the process ran for less than one sampling period)";
+    return b;
+  }
+  nlohmann::json ips = nlohmann::json::array();
+  for (const auto& [ip, n] : sampler.histogram()) ips.push_back({ip, n});
+  nlohmann::json profile{{"lost", sampler.lost()}, {"maps", maps}, {"ips", std::move(ips)}};
+  try {
+    b.profile = symbolize_hook_profile(profile, o.top_symbols);
+    b.profile->mode = "process";
+  } catch (const Error& e) {
+    b.error = what + ": " + e.what();
+  }
+  return b;
+}
+
+}  // namespace perfci
