@@ -89,7 +89,10 @@ def perfci_calls(text):
 
 def check_references(origin, text):
     problems, seen = [], []
-    for path in re.findall(r"(?<![\w./-])((?:scripts|\.ci)/[\w.-]+)", text.replace("\\\n", " ")):
+    # A path may go deeper (scripts/snappy/perfci.json); a sentence's full
+    # stop after it is not part of it.
+    for path in re.findall(r"(?<![\w./-])((?:scripts|\.ci)/[\w./-]+)", text.replace("\\\n", " ")):
+        path = path.rstrip("./")
         seen.append(path)
         if not (ROOT / path).is_file():
             problems.append(f"{path} does not exist")
