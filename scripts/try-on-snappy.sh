@@ -50,37 +50,44 @@ for side in a b; do
   ls -la "build-$side/snappy_benchmark"
 done
 
-# snappy's benchmark reads testdata/ relative to $srcdir.
-export srcdir=$work/src
+# snappy's benchmark reads testdata/ relative to $srcdir, else to its
+# working directory. perfci hands a benchmark a fixed environment (PATH,
+# HOME, LD_LIBRARY_PATH, LC_ALL=C: the same bytes on every run), so srcdir
+# would not reach it: the benchmarks run from the source folder instead.
 mkdir -p project
 cp "$here/snappy/perfci.json" project/
-cd project
+proj=$work/project
+a=$work/build-a/snappy_benchmark
+b=$work/build-b/snappy_benchmark
+cd src
 
 step "1. hook-free callgrind on A, twice"
 ir=()
 for run in 1 2; do
-  "$perfci" run --binary ../build-a/snappy_benchmark --meter callgrind --no-history --quiet \
-    --out "run$run.json"
-  ir+=("$(python3 -c '
+  "$perfci" run --config "$proj/perfci.json" --binary "$a" --meter callgrind --no-history \
+    --quiet --out "$proj/run$run.json"
+  ir+=("$(python3 - "$proj/run$run.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(" ".join(f"{b[\"name\"]}={b[\"callgrind\"][\"ir_per_iteration\"]}" for b in r["benchmarks"] if b.get("callgrind")))
-' "run$run.json")")
+print(" ".join("%s=%s" % (b["name"], b["callgrind"]["ir_per_iteration"])
+               for b in r["benchmarks"] if b.get("callgrind")))
+PY
+)")
   echo "run $run: ${ir[-1]}"
 done
 [[ -n ${ir[0]} && ${ir[0]} == "${ir[1]}" ]] || { echo "try-on-snappy: FAIL: Ir differs between two runs" >&2; exit 1; }
 echo "identical on both runs"
 
 step "2. contracts on A, then on B"
-"$perfci" contracts ../build-a/snappy_benchmark
+"$perfci" contracts --config "$proj/perfci.json" "$a"
 rc=0
-"$perfci" contracts ../build-b/snappy_benchmark || rc=$?
+"$perfci" contracts --config "$proj/perfci.json" "$b" || rc=$?
 [[ $rc == 1 ]] || { echo "try-on-snappy: FAIL: contracts on B exited $rc, not 1" >&2; exit 1; }
 
 step "3. perfci ab A B (callgrind + profile, hook-free)"
 rc=0
-"$perfci" ab --a ../build-a/snappy_benchmark --b ../build-b/snappy_benchmark --meter callgrind,profile \
-  --no-history --out ab.json --md ab.md --html ab.html || rc=$?
+"$perfci" ab --config "$proj/perfci.json" --a "$a" --b "$b" --meter callgrind,profile \
+  --no-history --out "$proj/ab.json" --md "$proj/ab.md" --html "$proj/ab.html" || rc=$?
 [[ $rc == 1 ]] || { echo "try-on-snappy: FAIL: perfci ab exited $rc, not 1 (B regressed)" >&2; exit 1; }
 echo
-echo "try-on-snappy: B flagged (exit 1); report $work/project/ab.md"
+echo "try-on-snappy: B flagged (exit 1); report $proj/ab.md"

@@ -191,12 +191,16 @@ TEST(PerfciHookFree, CountersCountTheWholeProcessAndSayWhatSetupAdds) {
 }
 
 // The sampling profile hook-free: cpu-clock on the child from outside,
-// symbolized from its ELF files; the loop's function is named.
+// symbolized from its ELF files; the loop's function is named. The binary
+// is given through a symlink: /proc/PID/maps names it by its real path, and
+// the profile must still find it there (snappy's was given relative).
 TEST(PerfciHookFree, ProfileSamplesTheProcessFromOutside) {
   TempDir dir("perfci-hf-prof");
   auto out = (dir.path() / "r.json").string();
-  auto r = perfci_cli({"run", "--binary", PLAIN, "--meter", "profile", "--filter", "BM_checksum",
-                       "--min-time", "0.3", "--out", out, "--quiet"});
+  const auto link = dir.path() / "bench";
+  fs::create_symlink(PLAIN, link);
+  auto r = perfci_cli({"run", "--binary", link.string(), "--meter", "profile", "--filter",
+                       "BM_checksum", "--min-time", "0.3", "--out", out, "--quiet"});
   ASSERT_TRUE(r.ok()) << explain(r);
   expect_valid(out, RESULTS_SCHEMA);
   auto res = load_run_results(out);

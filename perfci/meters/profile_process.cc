@@ -1,5 +1,6 @@
 #include "perfci/meters/profile_process.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -20,6 +21,10 @@ BenchmarkResult run_profile_process_mode(const std::string& binary, const std::s
     t << *o.min_time;
     args.push_back("--benchmark_min_time=" + t.str());
   }
+  // /proc/PID/maps names the program by its canonical path, whatever
+  // spelling (relative, through a symlink) the caller gave.
+  std::error_code ec;
+  const std::string image = std::filesystem::weakly_canonical(binary, ec).string();
   ProcessSampler sampler(o.period_ns);
   int child = 0;
   std::string maps;
@@ -36,7 +41,7 @@ BenchmarkResult run_profile_process_mode(const std::string& binary, const std::s
     std::ifstream in("/proc/" + std::to_string(child) + "/maps");
     std::stringstream text;
     text << in.rdbuf();
-    if (text.str().find(binary) != std::string::npos) maps = text.str();
+    if (text.str().find(ec ? binary : image) != std::string::npos) maps = text.str();
     return false;
   };
   auto r = run_subprocess(opts);
@@ -49,8 +54,14 @@ BenchmarkResult run_profile_process_mode(const std::string& binary, const std::s
     b.error = what + ": " + sampler.error();
     return b;
   }
-  if (sampler.samples() == 0 || maps.empty()) {
+  if (sampler.samples() == 0) {
     b.error = what + ": no samples (the process ran for less than one sampling period)";
+    return b;
+  }
+  if (maps.empty()) {
+    b.error = what + ": " + std::to_string(sampler.samples()) +
+              " samples, but the process never showed " + image +
+              " in its memory map, so none can be symbolized";
     return b;
   }
   nlohmann::json ips = nlohmann::json::array();
