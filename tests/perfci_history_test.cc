@@ -254,15 +254,22 @@ Writer spawn_writer(const fs::path& db, const std::string& prefix, int count, in
 void read_committed(int fd, std::vector<std::string>& keys, std::string& pending,
                     std::size_t stop_after) {
   char buf[4096];
-  while (stop_after == 0 || keys.size() < stop_after) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n <= 0) return;
-    pending.append(buf, static_cast<std::size_t>(n));
-    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+  auto enough = [&] { return stop_after != 0 && keys.size() >= stop_after; };
+  // One read may bring several lines: those past stop_after stay in
+  // `pending` for the next call, so the caller stops at exactly stop_after.
+  auto take_lines = [&] {
+    for (std::size_t nl; !enough() && (nl = pending.find('\n')) != std::string::npos;) {
       const std::string line = pending.substr(0, nl);
       pending.erase(0, nl + 1);
       if (line.rfind("committed ", 0) == 0) keys.push_back(line.substr(10));
     }
+  };
+  take_lines();
+  while (!enough()) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) return;
+    pending.append(buf, static_cast<std::size_t>(n));
+    take_lines();
   }
 }
 
