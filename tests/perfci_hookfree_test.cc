@@ -209,8 +209,12 @@ TEST(PerfciHookFree, ProfileSamplesTheProcessFromOutside) {
   EXPECT_EQ(b->profile->mode, "process");
   EXPECT_EQ(b->profile->source, "cpu-clock");
   EXPECT_GT(b->profile->samples, 0u);
+  // The loop's samples land in plain_checksum itself or, where the build
+  // kept inline frames, in a callee inlined into it (seen in CI's build).
   bool named = false;
-  for (const auto& s : b->profile->symbols) named |= has(s.symbol, "plain_checksum");
+  for (const auto& s : b->profile->symbols) {
+    named |= has(s.symbol, "plain_checksum") || has(s.inlined_into, "plain_checksum");
+  }
   EXPECT_TRUE(named) << nlohmann::json(*b->profile).dump(2);
 }
 
