@@ -363,6 +363,52 @@ TEST(BTreeTest2, CursorOutlivingItsTreeReportsAnError) {
   EXPECT_FALSE(c.seek(1).ok());
 }
 
+// A row's overflow chain that leaves the file, or a payload larger than the
+// whole database, is corruption when the row is read: never a read past the
+// file or a buffer sized by a corrupt length.
+TEST(BTreeTest2, BrokenOverflowChainIsCorruption) {
+  TempDir dir;
+  auto tree = OpenTree(dir.file("ovf.db"), 512);
+  ASSERT_TRUE(tree);
+  ASSERT_TRUE(tree->BeginWrite().ok());
+  auto root = tree->CreateTable();
+  ASSERT_TRUE(root.ok());
+  RecordBuilder b;
+  ASSERT_TRUE(tree->Insert(*root, 7, Row(b, 7, 5000)).ok());  // overflows onto 9 pages
+  Pager& pager = tree->pager();
+  ASSERT_GE(pager.page_count(), *root + 3);  // a chain of several pages
+  auto read_row = [&]() {
+    BtCursor c(tree.get(), *root);
+    bool found = false;
+    Status st = c.seek(7, &found);
+    if (!st.ok()) return st;
+    EXPECT_TRUE(found);
+    std::span<const uint8_t> p;
+    return c.payload(&p);
+  };
+  ASSERT_TRUE(read_row().ok());
+  // Every page past the root is an overflow page; one that links onward
+  // (the last of the chain links to 0) is made to link past the end.
+  uint32_t linking = 0;
+  for (uint32_t pg = *root + 1; pg <= pager.page_count() && linking == 0; ++pg) {
+    auto p = pager.Get(pg);
+    ASSERT_TRUE(p.ok());
+    if (get_u32(p->data()) != 0) linking = pg;
+  }
+  ASSERT_NE(linking, 0u);
+  {
+    auto p = pager.Get(linking);
+    ASSERT_TRUE(p.ok());
+    ASSERT_TRUE(pager.MakeWritable(*p).ok());
+    put_u32(p->mutable_data(), 9999);
+  }
+  Status st = read_row();
+  EXPECT_TRUE(st.IsCorruption()) << st.ToString();
+  EXPECT_NE(st.message().find("overflow chain points at page 9999"), std::string::npos)
+      << st.ToString();
+  ASSERT_TRUE(tree->Rollback().ok());
+}
+
 TEST(BTreeTest2, ChildPointerCycleIsCorruption) {
   TempDir dir;
   auto tree = OpenTree(dir.file("cyc.db"), 512);

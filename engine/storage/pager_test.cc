@@ -199,6 +199,79 @@ TEST(PagerTest, LockBytePageIsNeverHandedOut) {
   EXPECT_FALSE(pager->Get(pager->lock_byte_page()).ok());
 }
 
+// Writes outside a write transaction are refused, and page numbers that
+// cannot be freed (page 1, past the end, the lock-byte page) are corruption,
+// never a freelist that sqlite3 would then find broken.
+TEST(PagerTest, MisusedWritesAndImpossibleFreesAreErrors) {
+  TempDir dir;
+  auto pager = MustOpen(dir.file("m.db"));
+  auto one = pager->Get(1);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(pager->MakeWritable(*one).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(pager->Allocate().status().code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(pager->Free(2).code(), Status::Code::kInvalidArgument);
+  one->Release();
+  ASSERT_TRUE(pager->BeginWrite().ok());
+  ASSERT_TRUE(pager->Allocate().ok());  // page 2
+  for (uint32_t bad : {1u, 3u, pager->lock_byte_page()}) {
+    Status st = pager->Free(bad);
+    EXPECT_TRUE(st.IsCorruption()) << bad << ": " << st.ToString();
+    EXPECT_NE(st.message().find("cannot free"), std::string::npos) << st.ToString();
+  }
+  ASSERT_TRUE(pager->Rollback().ok());
+}
+
+// A freelist trunk that claims more leaves than fit on it, or names a leaf
+// past the end of the file, is reported when allocation reads it; a page
+// handed out from a corrupt freelist would overwrite live data.
+TEST(PagerTest, CorruptFreelistIsReportedOnAllocation) {
+  TempDir dir;
+  const std::string path = dir.file("fl.db");
+  PagerOptions opts;
+  opts.page_size = 512;
+  uint32_t trunk = 0;
+  {
+    auto pager = MustOpen(path, opts);
+    ASSERT_TRUE(pager->BeginWrite().ok());
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(pager->Allocate().ok());
+    for (uint32_t pg = 2; pg <= 6; ++pg) ASSERT_TRUE(pager->Free(pg).ok());
+    ASSERT_TRUE(pager->Commit().ok());
+    ASSERT_EQ(pager->freelist_count(), 5u);
+    auto one = pager->Get(1);
+    ASSERT_TRUE(one.ok());
+    trunk = get_u32(one->data() + hdr::kFreelistTrunk);
+  }
+  ASSERT_GE(trunk, 2u);
+  // Rewrites four bytes of the trunk page at `at`, big-endian.
+  auto patch_trunk = [&](uint32_t at, uint32_t v) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>((trunk - 1) * 512 + at));
+    uint8_t b[4];
+    put_u32(b, v);
+    f.write(reinterpret_cast<const char*>(b), 4);
+  };
+  auto allocate = [&]() {
+    auto pager = MustOpen(path, opts);
+    EXPECT_TRUE(pager->BeginWrite().ok());
+    Status st = pager->Allocate().status();
+    (void)pager->Rollback();
+    return st;
+  };
+  ASSERT_TRUE(allocate().ok());  // the file as written is sound
+
+  patch_trunk(4, 1000);  // 512-byte trunks hold at most 126 leaves
+  Status st = allocate();
+  EXPECT_TRUE(st.IsCorruption()) << st.ToString();
+  EXPECT_NE(st.message().find("claims 1000 leaves"), std::string::npos) << st.ToString();
+
+  patch_trunk(4, 1);
+  patch_trunk(8, 999);  // the one leaf, far past the 6-page file
+  st = allocate();
+  EXPECT_TRUE(st.IsCorruption()) << st.ToString();
+  EXPECT_NE(st.message().find("freelist leaf 999 out of range"), std::string::npos)
+      << st.ToString();
+}
+
 TEST(PagerTest, RejectsFilesThatAreNotDatabases) {
   TempDir dir;
   std::string junk = dir.file("junk.db");
