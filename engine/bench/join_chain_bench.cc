@@ -34,8 +34,8 @@ constexpr int kRowsPerTable = 10;
 class ScratchDir {
  public:
   ScratchDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("join-chain-bench-" + std::to_string(::getpid()));
+    path_ =
+        std::filesystem::temp_directory_path() / ("join-chain-bench-" + std::to_string(::getpid()));
     std::filesystem::create_directories(path_);
   }
   ~ScratchDir() {
