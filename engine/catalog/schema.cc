@@ -81,6 +81,11 @@ namespace {
 
 bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }
 
+// A key column that the table does not have, pointed at as sqlite3 points.
+Status NoSuchColumn(const sql::IndexedColumn& ic) {
+  return Status::SqlError("no such column: " + ic.name).WithOffset(static_cast<int>(ic.offset));
+}
+
 // sqlite3 (3.37 on) stores the six standard type names in upper case,
 // whatever case they were written in; every other type as written.
 std::string CanonicalType(const std::string& type) {
@@ -126,11 +131,25 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
     if (tc.kind == sql::TableConstraint::Kind::kCheck) {
       t->checks.push_back({tc.check.name.empty() ? tc.check.text : tc.check.name, tc.check.text});
     }
+    if (tc.kind == sql::TableConstraint::Kind::kForeignKey) {
+      for (const sql::IndexedColumn& ic : tc.columns) {
+        if (t->FindColumn(ic.name) < 0) {
+          return Status::SqlError("unknown column \"" + ic.name + "\" in foreign key definition");
+        }
+      }
+    }
+    if (tc.kind == sql::TableConstraint::Kind::kUnique) {
+      // AutoIndexes builds the index; its columns are checked here, as
+      // sqlite3 checks them when it parses the constraint.
+      for (const sql::IndexedColumn& ic : tc.columns) {
+        if (t->FindColumn(ic.name) < 0) return NoSuchColumn(ic);
+      }
+    }
     if (tc.kind != sql::TableConstraint::Kind::kPrimaryKey) continue;
     ++pk_count;
     for (const sql::IndexedColumn& ic : tc.columns) {
       int col = t->FindColumn(ic.name);
-      if (col < 0) return Status::SqlError("no such column: " + ic.name);
+      if (col < 0) return NoSuchColumn(ic);
       t->columns[static_cast<size_t>(col)].primary_key = true;
     }
     if (tc.columns.size() == 1) {
@@ -237,7 +256,7 @@ Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
   ix->partial = st.where != sql::kNoExpr;
   for (const sql::IndexedColumn& ic : st.columns) {
     int col = table.FindColumn(ic.name);
-    if (col < 0) return Status::SqlError("no such column: " + ic.name);
+    if (col < 0) return NoSuchColumn(ic);
     AddKey(ix.get(), col, ic.order == sql::SortOrder::kDesc,
            KeyCollation(table, col, ic.collation));
   }

@@ -29,6 +29,9 @@ struct ScopeItem {
   std::vector<func::Collation> collations;  // subqueries and views: each column's
   bool hidden_rowid = true;                 // false for subqueries: no rowid
   std::vector<std::string> using_hidden;    // USING / NATURAL columns owned by the left side
+  // A table or view of the schema ("main"), not a subquery or CTE ("*"):
+  // sqlite3 expands * to main.name.col or *.name.col (see BindCore).
+  bool schema_object = false;
 };
 
 struct Scope {

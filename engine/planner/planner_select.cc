@@ -34,6 +34,29 @@ using catalog::EqualsNoCase;
 
 namespace {
 
+// sqlite3 expands * and t.* to references main.name.col (tables and views)
+// or *.name.col (subqueries and CTEs) and resolves them like any qualified
+// name: when two FROM items of that name and kind both show the column, it
+// is ambiguous, unless USING or NATURAL merged it into the left one.
+Status StarColumnIsUnique(const Scope& scope, const ScopeItem& it, const std::string& col) {
+  if (it.name.empty()) return Status::OK();  // an unnamed subquery is one of a kind
+  int shown = 0;
+  for (const ScopeItem& o : scope.items) {
+    if (o.schema_object != it.schema_object || !EqualsNoCase(o.name, it.name)) continue;
+    bool has = false;
+    if (o.table != nullptr) {
+      for (const catalog::ColumnInfo& c : o.table->columns) has |= EqualsNoCase(c.name, col);
+    } else {
+      for (const std::string& c : o.columns) has |= EqualsNoCase(c, col);
+    }
+    for (const std::string& h : o.using_hidden) has &= !EqualsNoCase(h, col);
+    shown += has ? 1 : 0;
+  }
+  if (shown < 2) return Status::OK();
+  return Status::SqlError("ambiguous column name: " + std::string(it.schema_object ? "main" : "*") +
+                          "." + it.name + "." + col);
+}
+
 bool IndexAffinityOk(Affinity cmp, Affinity column) {
   if (cmp == Affinity::kBlob || cmp == Affinity::kNone) return true;
   if (cmp == Affinity::kText) return column == Affinity::kText;
@@ -147,6 +170,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       // A common table expression shadows a table or view of its name.
     } else if (t != nullptr) {
       item.table = t;
+      item.schema_object = true;
       item.name = ref.alias.empty() ? t->name : ref.alias;
       level.table = t;
       level.display = ref.alias.empty() ? t->name : ref.alias;
@@ -178,6 +202,7 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       item.affinities = s.affinities;
       for (const CollationOf& c : s.collations) item.collations.push_back(c.coll);
       item.hidden_rowid = false;
+      item.schema_object = true;
       item.name = ref.alias.empty() ? v->name : ref.alias;
       level.subquery = *sel;
       level.access = Access::kSubquery;
@@ -428,6 +453,7 @@ Status Planner::BindCore(const sql::Ast& ast, const sql::SelectCore& sc, const s
           for (const auto& h : it.using_hidden) hidden |= EqualsNoCase(h, cname);
           if (hidden) continue;
         }
+        ENGINE_RETURN_IF_ERROR(StarColumnIsUnique(bind->scope, it, cname));
         ENGINE_ASSIGN_OR_RETURN(int32_t c, ColumnRef(&bind->scope, it, static_cast<int>(i)));
         if (window_ != nullptr) c = InnerRef(c);
         core->results.push_back(c);

@@ -220,6 +220,44 @@ TEST_F(ShellTest, NameErrorContextMatchesInScripts) {
       "SELECT * FROM nope;\n");
 }
 
+// Key columns a table does not have: in PRIMARY KEY, UNIQUE (which the
+// engine once accepted), CREATE INDEX and an UPSERT's target, each with
+// the caret at the name; FOREIGN KEY's own message.
+TEST_F(ShellTest, UnknownKeyColumnsMatchInScripts) {
+  ExpectSameAsSqlite3(
+      "CREATE TABLE k1(a, UNIQUE(zz));\n"
+      "CREATE TABLE k2(a, b, UNIQUE(a, b COLLATE nocase, zz DESC));\n"
+      "CREATE TABLE k3(a, PRIMARY KEY(zz));\n"
+      "CREATE TABLE k4(a, FOREIGN KEY(zz) REFERENCES u(id));\n"
+      "CREATE TABLE k5(a, b, FOREIGN KEY(a, b) REFERENCES u(id, a));\n"
+      "CREATE INDEX ki ON t(a, zz);\n"
+      "CREATE UNIQUE INDEX kj ON t(zz);\n"
+      "INSERT INTO u VALUES (7, 'x') ON CONFLICT(zz) DO NOTHING;\n"
+      ".tables\n");
+}
+
+// * and t.* name each column main.t.col (tables, views) or *.t.col
+// (subqueries, CTEs): two FROM items of one name that both show a column
+// make it ambiguous, unless USING or NATURAL merged it.
+TEST_F(ShellTest, StarOverTwoItemsOfOneNameMatchesInScripts) {
+  ExpectSameAsSqlite3(
+      "CREATE VIEW v AS SELECT id, a FROM t;\n"
+      "SELECT * FROM t, t;\n"
+      "SELECT t.* FROM t, main.t;\n"
+      "SELECT * FROM t AS x, u AS X;\n"
+      "SELECT x.* FROM t AS x, u AS x;\n"
+      "SELECT * FROM t AS x, v AS x;\n"
+      "SELECT * FROM v, v;\n"
+      "SELECT * FROM (SELECT 1 AS a) AS s, (SELECT 2 AS a) AS s;\n"
+      "WITH w AS (SELECT 1 AS a) SELECT * FROM w, w;\n"
+      "WITH w AS (SELECT 1 AS id) SELECT * FROM t, w AS t;\n"
+      "SELECT count(*) FROM t NATURAL JOIN t;\n"
+      "SELECT * FROM t AS x JOIN t AS x USING (id, a, b) WHERE 0;\n"
+      "SELECT * FROM t AS x JOIN t AS x USING (id);\n"
+      "SELECT * FROM (SELECT 1 AS a), (SELECT 2 AS a);\n"
+      "SELECT count(*) FROM t, t AS t2;\n");
+}
+
 // Runtime errors name the chunk's first line and the result code, without
 // context, as sqlite3 prints them.
 TEST_F(ShellTest, RuntimeErrorsMatchInScripts) {

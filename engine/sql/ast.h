@@ -267,6 +267,7 @@ struct IndexedColumn {
   std::string name;
   std::string collation;
   SortOrder order = SortOrder::kDefault;
+  uint32_t offset = 0;  // of the name in the statement's text: "no such column" points here
 };
 
 // A CHECK constraint, column or table level, as sqlite3 records it: the

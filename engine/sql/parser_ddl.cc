@@ -100,6 +100,7 @@ Result<std::vector<IndexedColumn>> Parser::ParseIndexedColumns() {
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
   do {
     IndexedColumn col;
+    col.offset = Peek().offset;
     ENGINE_ASSIGN_OR_RETURN(col.name, ParseName());
     if (Accept(TokenKind::kCollate)) {
       ENGINE_ASSIGN_OR_RETURN(col.collation, ParseName());
@@ -259,7 +260,7 @@ Status Parser::ParseTableConstraint(CreateTableStmt& table) {
     c.kind = TableConstraint::Kind::kForeignKey;
     std::vector<std::string> names;
     ENGINE_RETURN_IF_ERROR(ParseNameList(names));
-    for (std::string& n : names) c.columns.push_back(IndexedColumn{std::move(n), "", {}});
+    for (std::string& n : names) c.columns.push_back(IndexedColumn{std::move(n), "", {}, 0});
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kReferences));
     ENGINE_ASSIGN_OR_RETURN(c.foreign_table, ParseName());
     if (PeekIs(TokenKind::kLParen)) ENGINE_RETURN_IF_ERROR(ParseNameList(c.foreign_columns));
