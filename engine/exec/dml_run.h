@@ -53,6 +53,11 @@ class DmlRun {
   // (UPDATE) limits the checks to the indexes whose key changes.
   Status CheckUnique(const Value* vals, int64_t rowid, const int64_t* self, bool check_rowid,
                      const std::vector<bool>* touched, bool* skip);
+  // The rowid check alone: another row has `rowid`; its ON CONFLICT (or an
+  // UPSERT on the rowid) decides, as in CheckUnique. The miss, nearly every
+  // insert, is one seek; the hit goes to RowidHit.
+  Status CheckRowid(int64_t rowid, bool* skip);
+  Status RowidHit(int64_t rowid, bool* skip);
   // The action for a constraint declared with `declared`: the statement's
   // OR clause wins, then the constraint's, then ABORT.
   sql::ConflictAction Resolve(sql::ConflictAction declared) const;
