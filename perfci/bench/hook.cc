@@ -12,7 +12,7 @@ namespace perfci {
 struct BenchHook::Active {
   std::unique_ptr<CounterSet> counters;
   std::vector<EventReading> totals;
-  CpuClockSampler* sampler = nullptr;
+  CpuClockRing* sampler = nullptr;
   bool running = false;
   bool callgrind_used = false;
   double items_per_iteration = 0;
@@ -57,7 +57,7 @@ void BenchHook::start() {
   if (!active_ || active_->running) return;
   Active& a = *active_;
   a.running = true;
-  if (a.sampler) a.sampler->start();
+  if (a.sampler) a.sampler->enable();
   if (a.counters) a.counters->start();
   if (hook_settings().callgrind) {
     a.callgrind_used = true;
@@ -85,7 +85,7 @@ void BenchHook::stop() {
         accumulate_reading(a.totals[i], readings[i]);
     }
   }
-  if (a.sampler) a.sampler->stop();
+  if (a.sampler) a.sampler->disable();
   a.running = false;
 }
 

@@ -4,6 +4,6 @@
 # perfci::hook, perfci/bench/CMakeLists.txt) and the one cmake/PerfciHook.cmake
 # builds inside another project from a checkout.
 set(PERFCI_HOOK_SOURCES
-  bench/hook.cc bench/hook_counters.cc bench/hook_state.cc bench/sampler.cc
-  counters/counter_set.cc counters/event_resolver.cc counters/event_status.cc
+  bench/hook.cc bench/hook_counters.cc bench/hook_state.cc
+  counters/counter_set.cc counters/cpu_clock_ring.cc counters/event_resolver.cc counters/event_status.cc
   counters/pmu_info.cc counters/syscall_perf_backend.cc)

@@ -62,11 +62,12 @@ void HookState::add_callgrind_region(std::uint64_t iterations) {
   callgrind_iterations_ += iterations;
 }
 
-CpuClockSampler* HookState::sampler() {
+CpuClockRing* HookState::sampler() {
   std::lock_guard lock(mu_);
   if (!sampler_tried_ && hook_settings().profile_period_ns > 0) {
     sampler_tried_ = true;
-    sampler_ = std::make_unique<CpuClockSampler>(hook_settings().profile_period_ns);
+    sampler_ = std::make_unique<CpuClockRing>(hook_settings().profile_period_ns);
+    sampler_->open(0);  // this thread, off until a timed region starts
     if (!sampler_->error().empty()) errors_.push_back(sampler_->error());
   }
   return sampler_ && sampler_->error().empty() ? sampler_.get() : nullptr;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "perfci/bench/sampler.h"
+#include "perfci/counters/cpu_clock_ring.h"
 #include "perfci/counters/event_resolver.h"
 
 namespace perfci {
@@ -34,7 +34,7 @@ class HookState {
   ~HookState();
 
   void add_callgrind_region(std::uint64_t iterations);
-  CpuClockSampler* sampler();  // null when profiling is off
+  CpuClockRing* sampler();  // null when profiling is off
   // Writes the report file now (also done at exit); for tests.
   void write_report();
 
@@ -43,7 +43,7 @@ class HookState {
   std::mutex mu_;
   std::uint64_t callgrind_regions_ = 0;
   std::uint64_t callgrind_iterations_ = 0;
-  std::unique_ptr<CpuClockSampler> sampler_;
+  std::unique_ptr<CpuClockRing> sampler_;
   bool sampler_tried_ = false;
   std::vector<std::string> errors_;
 };

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "perfci/counters/process_sampler.h"
+#include "perfci/counters/cpu_clock_ring.h"
 #include "perfci/util/error.h"
 
 namespace perfci {
@@ -25,7 +25,7 @@ BenchmarkResult run_profile_process_mode(const std::string& binary, const std::s
   // spelling (relative, through a symlink) the caller gave.
   std::error_code ec;
   const std::string image = std::filesystem::weakly_canonical(binary, ec).string();
-  ProcessSampler sampler(o.period_ns);
+  CpuClockRing sampler(o.period_ns);
   int child = 0;
   std::string maps;
   auto opts = benchmark_process(binary, args, o.conditions);

@@ -1,6 +1,6 @@
 // Hook-free sampling profiles (issue 21): the benchmark runs alone and its
 // main thread is sampled from outside with cpu-clock
-// (perfci/counters/process_sampler.h), its memory map read from /proc while
+// (perfci/counters/cpu_clock_ring.h), its memory map read from /proc while
 // it runs, and the samples symbolized as the hook's are
 // (symbolize_hook_profile). The profile covers the whole process (start,
 // setup, every call), not only the timed loop.

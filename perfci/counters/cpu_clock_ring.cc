@@ -1,7 +1,8 @@
-#include "perfci/counters/process_sampler.h"
+#include "perfci/counters/cpu_clock_ring.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,16 +17,16 @@ constexpr std::size_t kDataPages = 64;
 
 }  // namespace
 
-ProcessSampler::ProcessSampler(std::uint64_t period_ns) : period_ns_(period_ns) {
+CpuClockRing::CpuClockRing(std::uint64_t period_ns) : period_ns_(period_ns) {
   page_ = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
 }
 
-ProcessSampler::~ProcessSampler() {
+CpuClockRing::~CpuClockRing() {
   if (ring_) ::munmap(ring_, ring_bytes_);
   if (fd_ >= 0) ::close(fd_);
 }
 
-void ProcessSampler::open(int pid) {
+void CpuClockRing::open(int pid) {
   if (fd_ >= 0) return;
   perf_event_attr attr;
   std::memset(&attr, 0, sizeof attr);
@@ -35,13 +36,15 @@ void ProcessSampler::open(int pid) {
   attr.sample_period = period_ns_;
   attr.sample_type = PERF_SAMPLE_IP;
   attr.disabled = 1;
-  attr.enable_on_exec = 1;
-  // The benchmark's own code, as the hook's sampler: paranoid=2 allows it.
+  attr.enable_on_exec = pid != 0 ? 1 : 0;
+  // Samples that interrupt the kernel are dropped: the profile is of the
+  // benchmark's own code, and paranoid=2 allows exactly that.
   attr.exclude_kernel = 1;
   attr.exclude_hv = 1;
   long fd = ::syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0) {
-    error_ = std::string("cpu-clock sampling of the benchmark process unavailable: ") +
+    error_ = std::string(pid != 0 ? "cpu-clock sampling of the benchmark process unavailable: "
+                                  : "cpu-clock sampling unavailable: ") +
              std::strerror(errno);
     return;
   }
@@ -56,7 +59,17 @@ void ProcessSampler::open(int pid) {
   }
 }
 
-void ProcessSampler::drain() {
+void CpuClockRing::enable() {
+  if (fd_ >= 0) ::ioctl(fd_, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void CpuClockRing::disable() {
+  if (fd_ < 0) return;
+  ::ioctl(fd_, PERF_EVENT_IOC_DISABLE, 0);
+  drain();
+}
+
+void CpuClockRing::drain() {
   if (!ring_) return;
   auto* meta = static_cast<perf_event_mmap_page*>(ring_);
   auto* data = static_cast<const unsigned char*>(ring_) + page_;
