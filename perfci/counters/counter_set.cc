@@ -117,32 +117,42 @@ std::vector<EventReading> CounterSet::read() const {
       bool found = false;
       for (std::uint64_t k = 0; k < nr && 3 + 2 * k + 1 < buf.size(); ++k) {
         if (buf[3 + 2 * k + 1] != m.id) continue;
-        r.raw = buf[3 + 2 * k];
+        set_counted(r, buf[3 + 2 * k], enabled, running);
         found = true;
         break;
       }
-      if (!found || running == 0) {
-        r.status = EventStatus::kNotCounted;
-        continue;
-      }
-      if (running < enabled) {
-        r.scale = static_cast<double>(enabled) / static_cast<double>(running);
-        r.value = static_cast<double>(r.raw) * r.scale;
-        r.status = EventStatus::kMultiplexed;
-      } else {
-        r.value = static_cast<double>(r.raw);
-        r.status = EventStatus::kOk;
-      }
+      if (!found) r.status = EventStatus::kNotCounted;
     }
   }
-  for (const auto& [name, detail] : unknown_) {
+  append_unknown(unknown_, out);
+  return out;
+}
+
+void set_counted(EventReading& r, std::uint64_t raw, std::uint64_t enabled, std::uint64_t running) {
+  r.raw = raw;
+  r.time_enabled = enabled;
+  r.time_running = running;
+  if (running == 0) {
+    r.status = EventStatus::kNotCounted;
+  } else if (running < enabled) {
+    r.scale = static_cast<double>(enabled) / static_cast<double>(running);
+    r.value = static_cast<double>(raw) * r.scale;
+    r.status = EventStatus::kMultiplexed;
+  } else {
+    r.value = static_cast<double>(raw);
+    r.status = EventStatus::kOk;
+  }
+}
+
+void append_unknown(const std::vector<std::pair<std::string, std::string>>& unknown,
+                    std::vector<EventReading>& out) {
+  for (const auto& [name, detail] : unknown) {
     EventReading r;
     r.name = name;
     r.status = EventStatus::kUnknown;
     r.detail = detail;
     out.push_back(r);
   }
-  return out;
 }
 
 }  // namespace perfci

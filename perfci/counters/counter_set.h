@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfci/counters/event_resolver.h"
@@ -26,6 +27,14 @@ struct EventReading {
   std::uint64_t time_running = 0;
   std::string detail;  // e.g. the libpfm4 message for an unknown name
 };
+
+// The reading's status and value from its raw count and the kernel's
+// enabled/running times: not counted when it never ran, scaled up (and
+// marked multiplexed) when it ran part of the time.
+void set_counted(EventReading& r, std::uint64_t raw, std::uint64_t enabled, std::uint64_t running);
+// One kUnknown reading per name that could not be resolved, with its detail.
+void append_unknown(const std::vector<std::pair<std::string, std::string>>& unknown,
+                    std::vector<EventReading>& out);
 
 struct CounterSetOptions {
   // Hardware events per group. Four fit the general-purpose counters of

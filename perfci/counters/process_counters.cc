@@ -55,27 +55,9 @@ std::vector<EventReading> ProcessCounters::read() const {
       r.error = n < 0 ? static_cast<int>(-n) : EIO;
       continue;
     }
-    r.raw = buf[0];
-    r.time_enabled = buf[1];
-    r.time_running = buf[2];
-    if (r.time_running == 0) {
-      r.status = EventStatus::kNotCounted;
-    } else if (r.time_running < r.time_enabled) {
-      r.scale = static_cast<double>(r.time_enabled) / static_cast<double>(r.time_running);
-      r.value = static_cast<double>(r.raw) * r.scale;
-      r.status = EventStatus::kMultiplexed;
-    } else {
-      r.value = static_cast<double>(r.raw);
-      r.status = EventStatus::kOk;
-    }
+    set_counted(r, buf[0], buf[1], buf[2]);
   }
-  for (const auto& [name, detail] : unknown_) {
-    EventReading r;
-    r.name = name;
-    r.status = EventStatus::kUnknown;
-    r.detail = detail;
-    out.push_back(r);
-  }
+  append_unknown(unknown_, out);
   return out;
 }
 
