@@ -66,6 +66,18 @@ std::vector<std::string> list_benchmarks(const std::string& binary, const std::s
   return names;
 }
 
+std::vector<std::string> single_benchmark_args(const std::string& name,
+                                               const std::optional<double>& min_time) {
+  std::vector<std::string> args{"--benchmark_filter=" + exact_filter(name),
+                                "--benchmark_format=json"};
+  if (min_time) {
+    std::ostringstream t;
+    t << *min_time;
+    args.push_back("--benchmark_min_time=" + t.str());
+  }
+  return args;
+}
+
 std::string exact_filter(const std::string& name) {
   std::string out = "^";
   for (char c : name) {

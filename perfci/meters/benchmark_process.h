@@ -43,6 +43,11 @@ std::vector<std::string> list_benchmarks(const std::string& binary, const std::s
 // A --benchmark_filter value selecting exactly this benchmark.
 std::string exact_filter(const std::string& name);
 
+// The arguments of one hook-free run of benchmark `name`: it alone, JSON
+// output (its iteration counts), and min_time when one is given.
+std::vector<std::string> single_benchmark_args(const std::string& name,
+                                               const std::optional<double>& min_time);
+
 // "<what> <describe()>; stderr: <tail>": the message for a failed child.
 std::string failure_message(const std::string& what, const SubprocessResult& r);
 

@@ -1,7 +1,5 @@
 #include "perfci/meters/counters_process.h"
 
-#include <sstream>
-
 #include "perfci/counters/process_counters.h"
 #include "perfci/meters/gbench_output.h"
 #include "perfci/util/error.h"
@@ -42,13 +40,7 @@ BenchmarkResult run_counters_process_mode(const std::string& binary, const std::
   BenchmarkResult b;
   b.name = name;
   const std::string what = "hook-free counters run of " + name;
-  std::vector<std::string> args{"--benchmark_filter=" + exact_filter(name),
-                                "--benchmark_format=json"};
-  if (o.min_time) {
-    std::ostringstream t;
-    t << *o.min_time;
-    args.push_back("--benchmark_min_time=" + t.str());
-  }
+  const std::vector<std::string> args = single_benchmark_args(name, o.min_time);
   try {
     Counted full = count_process(binary, args, o);
     if (!full.process.ok()) {

@@ -14,13 +14,7 @@ BenchmarkResult run_profile_process_mode(const std::string& binary, const std::s
   BenchmarkResult b;
   b.name = name;
   const std::string what = "hook-free profile run of " + name;
-  std::vector<std::string> args{"--benchmark_filter=" + exact_filter(name),
-                                "--benchmark_format=json"};
-  if (o.min_time) {
-    std::ostringstream t;
-    t << *o.min_time;
-    args.push_back("--benchmark_min_time=" + t.str());
-  }
+  const std::vector<std::string> args = single_benchmark_args(name, o.min_time);
   // /proc/PID/maps names the program by its canonical path, whatever
   // spelling (relative, through a symlink) the caller gave.
   std::error_code ec;
