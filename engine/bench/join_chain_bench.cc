@@ -22,13 +22,13 @@
 #include <system_error>
 
 #include "engine/bench/engine_conn.h"
+#include "engine/bench/join_chain.h"
 #include "engine/bench/sqlite_conn.h"
 
 namespace bench {
 namespace {
 
 constexpr int kMaxTables = 64;
-constexpr int kRowsPerTable = 10;
 
 // One temporary folder per process, removed at exit.
 class ScratchDir {
@@ -53,39 +53,12 @@ ScratchDir& Scratch() {
   return dir;
 }
 
-std::string ChainSchemaAndRows() {
-  std::string sql = "BEGIN;";
-  for (int i = 0; i < kMaxTables; ++i) {
-    const std::string t = "t" + std::to_string(i);
-    sql += "CREATE TABLE " + t + "(id INTEGER PRIMARY KEY, nxt INTEGER, v TEXT);";
-    for (int r = 0; r < kRowsPerTable; ++r) {
-      sql += "INSERT INTO " + t + " VALUES (" + std::to_string(r) + ", " +
-             std::to_string((r * 7 + i) % kRowsPerTable) + ", '" + t + "r" + std::to_string(r) +
-             "');";
-    }
-  }
-  return sql + "COMMIT;";
-}
-
-// The first n tables of the chain, FROM in a scrambled order (37 is prime to
-// every n used here, so i -> (37 i + 11) mod n is a permutation).
-std::string ChainQuery(int n) {
-  std::string from;
-  for (int i = 0; i < n; ++i) {
-    from += (i > 0 ? ", t" : "t") + std::to_string((i * 37 + 11) % n);
-  }
-  std::string where;
-  for (int k = 0; k + 1 < n; ++k) {
-    where +=
-        (k > 0 ? " AND t" : "t") + std::to_string(k) + ".nxt = t" + std::to_string(k + 1) + ".id";
-  }
-  return "SELECT count(*) FROM " + from + " WHERE " + where;
-}
-
 // One connection per side per process, on its own file of the chain.
 template <class Conn>
 struct ChainDb {
-  ChainDb() : conn(EmptyFile(std::string(Conn::kName) + ".db")) { conn.exec(ChainSchemaAndRows()); }
+  ChainDb() : conn(EmptyFile(std::string(Conn::kName) + ".db")) {
+    conn.exec(ChainSchemaAndRows(kMaxTables));
+  }
   // The oracle's connection opens without SQLITE_OPEN_CREATE (engine_bench
   // opens copies of a template); a zero-length file is an empty database to
   // both sides.
@@ -131,9 +104,9 @@ void Run(benchmark::State& state) {
   try {
     Conn& conn = Side<Conn>();
     // Every row of t0 starts one chain that reaches t{n-1}.
-    if (const int64_t got = CountChains(conn, n); got != kRowsPerTable) {
+    if (const int64_t got = CountChains(conn, n); got != kChainRowsPerTable) {
       throw BenchError("wrong answer: " + std::to_string(got) + " chains, expected " +
-                       std::to_string(kRowsPerTable));
+                       std::to_string(kChainRowsPerTable));
     }
     for (auto _ : state) benchmark::DoNotOptimize(CountChains(conn, n));
   } catch (const std::exception& ex) {

@@ -81,11 +81,6 @@ namespace {
 
 bool IsIntegerType(std::string_view type) { return EqualsNoCase(type, "INTEGER"); }
 
-// A key column that the table does not have, pointed at as sqlite3 points.
-Status NoSuchColumn(const sql::IndexedColumn& ic) {
-  return Status::SqlError("no such column: " + ic.name).WithOffset(static_cast<int>(ic.offset));
-}
-
 // sqlite3 (3.37 on) stores the six standard type names in upper case,
 // whatever case they were written in; every other type as written.
 std::string CanonicalType(const std::string& type) {
@@ -96,6 +91,10 @@ std::string CanonicalType(const std::string& type) {
 }
 
 }  // namespace
+
+Status NoSuchColumn(const sql::IndexedColumn& ic) {
+  return Status::SqlError("no such column: " + ic.name).WithOffset(static_cast<int>(ic.offset));
+}
 
 Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
                                                 const sql::Ast& /*ast*/) {
@@ -232,17 +231,13 @@ std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStm
     }
     if (tc.kind == sql::TableConstraint::Kind::kPrimaryKey && table.rowid_alias >= 0) continue;
     auto ix = std::make_unique<IndexInfo>();
-    bool bad = false;
     for (const sql::IndexedColumn& ic : tc.columns) {
+      // TableFromAst refused the statement when a key column is missing.
       const int col = table.FindColumn(ic.name);
-      if (col < 0) {
-        bad = true;
-        break;
-      }
       AddKey(ix.get(), col, ic.order == sql::SortOrder::kDesc,
              KeyCollation(table, col, ic.collation));
     }
-    if (!bad) add(std::move(ix), tc.conflict);
+    add(std::move(ix), tc.conflict);
   }
   return out;
 }

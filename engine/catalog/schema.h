@@ -144,10 +144,14 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
                                                 const sql::Ast& ast);
 // The automatic indexes a CREATE TABLE implies (UNIQUE columns and
 // constraints, a PRIMARY KEY that is not a rowid alias), in SQLite's order
-// and with SQLite's names: sqlite_autoindex_<table>_<N>.
+// and with SQLite's names: sqlite_autoindex_<table>_<N>. `table` is what
+// TableFromAst made of `st` (it checked every key column exists).
 std::vector<std::unique_ptr<IndexInfo>> AutoIndexesFor(const sql::CreateTableStmt& st,
                                                        const TableInfo& table);
 Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
                                                 const TableInfo& table);
+// "no such column: x" for a key column (index, constraint, UPSERT target)
+// the table lacks, at the name's offset, as sqlite3 reports it.
+Status NoSuchColumn(const sql::IndexedColumn& ic);
 
 }  // namespace engine::catalog

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/bench/join_chain.h"
 #include "engine/database.h"
 #include "engine/testing/query_text.h"
 #include "engine/testing/temp_dir.h"
@@ -28,33 +29,7 @@ class JoinOrderTest : public ::testing::Test {
   V Plan(const std::string& sql) { return testing::PlanText(*db_, sql); }
   V Rows(const std::string& sql) { return testing::QueryText(*db_, sql); }
   // n tables t0..t{n-1} of ten rows; t{k}.nxt names a row of t{k+1}.
-  void MakeChain(int n) {
-    std::string sql = "BEGIN;";
-    for (int i = 0; i < n; ++i) {
-      const std::string t = "t" + std::to_string(i);
-      sql += "CREATE TABLE " + t + "(id INTEGER PRIMARY KEY, nxt INTEGER, v TEXT);";
-      for (int r = 0; r < 10; ++r) {
-        sql += "INSERT INTO " + t + " VALUES (" + std::to_string(r) + ", " +
-               std::to_string((r * 7 + i) % 10) + ", '" + t + "r" + std::to_string(r) + "');";
-      }
-    }
-    Exec(sql + "COMMIT;");
-  }
-  // The chain as a FROM list in a scrambled order, linked in WHERE.
-  static std::string ChainQuery(int n) {
-    std::string from;
-    for (int i = 0; i < n; ++i) {
-      const int t = (i * 37 + 11) % n;  // 37 is prime to 32 and 64: a permutation
-      from += (i > 0 ? ", t" : "t") + std::to_string(t);
-    }
-    std::string where;
-    for (int k = 0; k + 1 < n; ++k) {
-      where +=
-          (k > 0 ? " AND t" : "t") + std::to_string(k) + ".nxt = t" + std::to_string(k + 1) + ".id";
-    }
-    return "SELECT count(*), sum(t" + std::to_string(n - 1) + ".id) FROM " + from + " WHERE " +
-           where;
-  }
+  void MakeChain(int n) { Exec(bench::ChainSchemaAndRows(n)); }
 
   testing::TempDir dir_;
   std::unique_ptr<Database> db_;
@@ -107,7 +82,7 @@ TEST_F(JoinOrderTest, ReorderedJoinsGiveTheSameRows) {
 TEST_F(JoinOrderTest, LongChainsSeekEveryInnerLoop) {
   MakeChain(64);
   for (int n : {32, 64}) {
-    const V plan = Plan(ChainQuery(n));
+    const V plan = Plan(bench::ChainQuery(n));
     ASSERT_EQ(plan.size(), static_cast<size_t>(n));
     EXPECT_EQ(plan[0], "SCAN t0") << n;
     for (int i = 1; i < n; ++i) {
@@ -117,7 +92,7 @@ TEST_F(JoinOrderTest, LongChainsSeekEveryInnerLoop) {
     }
   }
   // t{k}.nxt = t{k+1}.id always matches: every row of t0 starts one chain.
-  const V rows = Rows(ChainQuery(64));
+  const V rows = Rows(bench::ChainQuery(64));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].substr(0, 3), "10|");
 }

@@ -123,10 +123,7 @@ Status Planner::PlanUpsert(const sql::Ast& ast, const sql::InsertStmt& st, Dml* 
       std::vector<int> cols;
       for (const sql::IndexedColumn& ic : clause.target) {
         const int c = t->FindColumn(ic.name);
-        if (c < 0) {
-          return Status::SqlError("no such column: " + ic.name)
-              .WithOffset(static_cast<int>(ic.offset));
-        }
+        if (c < 0) return catalog::NoSuchColumn(ic);
         cols.push_back(c);
       }
       std::sort(cols.begin(), cols.end());
