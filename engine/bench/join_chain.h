@@ -37,8 +37,7 @@ inline std::string ChainQuery(int n) {
     where +=
         (k > 0 ? " AND t" : "t") + std::to_string(k) + ".nxt = t" + std::to_string(k + 1) + ".id";
   }
-  return "SELECT count(*), sum(t" + std::to_string(n - 1) + ".id) FROM " + from + " WHERE " +
-         where;
+  return "SELECT count(*), sum(t" + std::to_string(n - 1) + ".id) FROM " + from + " WHERE " + where;
 }
 
 }  // namespace bench
