@@ -5,6 +5,7 @@
 #include "engine/api/open_path.h"
 #include "engine/catalog/schema_loader.h"
 #include "engine/exec/pragma_run.h"
+#include "engine/exec/trees.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/btree.h"
 #include "engine/storage/mem_env.h"
@@ -18,9 +19,46 @@ Database::Database(std::unique_ptr<Env> env, std::unique_ptr<BTree> tree)
 
 Database::~Database() {
   // A destructor has no caller to report to. A rollback that fails leaves a
-  // hot journal, which the next open of the file rolls back.
-  if (tree_->pager().in_write()) (void)tree_->Rollback();
-  if (tree_->pager().in_read()) (void)tree_->EndRead();
+  // hot journal, which the next open of the file rolls back; temp is memory.
+  (void)RollbackEach();
+  (void)OnEachTree([](BTree& t) { return t.pager().in_read() ? t.EndRead() : Status::OK(); });
+}
+
+template <typename Op>
+Status Database::OnEachTree(Op op) {
+  Status st = op(*tree_);
+  if (!st.ok() || !temp_tree_) return st;
+  return op(*temp_tree_);
+}
+
+// Rolls back every tree in a write, each even when another fails.
+Status Database::RollbackEach() {
+  Status first;
+  for (BTree* t : {tree_.get(), temp_tree_.get()}) {
+    if (t == nullptr || !t->pager().in_write()) continue;
+    Status st = t->Rollback();
+    if (first.ok()) first = st;
+  }
+  return first;
+}
+
+exec::Trees Database::trees() const { return exec::Trees{tree_.get(), temp_tree_.get()}; }
+
+Status Database::EnsureTemp() {
+  if (temp_tree_) return Status::OK();
+  auto env = NewMemEnv();
+  DatabaseOptions opts;
+  opts.env = env.get();
+  opts.create_if_missing = true;
+  ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<BTree> tree, BTree::Open(":memory:", opts));
+  const Pager& main = tree_->pager();
+  if (main.in_read()) ENGINE_RETURN_IF_ERROR(tree->BeginRead());
+  if (main.in_write()) ENGINE_RETURN_IF_ERROR(tree->BeginWrite());
+  if (in_statement_) ENGINE_RETURN_IF_ERROR(tree->BeginStatement());
+  temp_env_ = std::move(env);
+  temp_tree_ = std::move(tree);
+  temp_cookie_ = temp_tree_->pager().schema_cookie();
+  return Status::OK();
 }
 
 Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
@@ -56,6 +94,14 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
 
 Status Database::ReloadSchema() {
   ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<catalog::Schema> s, catalog::LoadSchema(*tree_));
+  if (temp_tree_) {
+    ENGINE_ASSIGN_OR_RETURN(std::unique_ptr<catalog::Schema> temp,
+                            catalog::LoadSchema(*temp_tree_, catalog::Db::kTemp));
+    s->SetTemp(std::move(temp));
+    temp_cookie_ = temp_tree_->pager().schema_cookie();
+  } else {
+    s->SetTemp(catalog::EmptyTempSchema());
+  }
   if (schema_) old_schemas_.push_back(std::move(schema_));
   schema_ = std::move(s);
   schema_cookie_ = tree_->pager().schema_cookie();
@@ -64,20 +110,26 @@ Status Database::ReloadSchema() {
 }
 
 Status Database::EnsureSchema() {
-  if (schema_ && tree_->pager().schema_cookie() == schema_cookie_) return Status::OK();
+  // Temp's cookie too: a rolled-back TEMP table leaves main's unchanged.
+  if (schema_ && tree_->pager().schema_cookie() == schema_cookie_ &&
+      (!temp_tree_ || temp_tree_->pager().schema_cookie() == temp_cookie_)) {
+    return Status::OK();
+  }
   return ReloadSchema();
 }
 
 Status Database::RefreshSchema() {
   if (tree_->pager().in_read()) return EnsureSchema();
-  ENGINE_RETURN_IF_ERROR(tree_->BeginRead());
+  ENGINE_RETURN_IF_ERROR(OnEachTree([](BTree& t) { return t.BeginRead(); }));
   Status st = EnsureSchema();
-  Status end = tree_->EndRead();
+  Status end = OnEachTree([](BTree& t) { return t.EndRead(); });
   return st.ok() ? end : st;
 }
 
 Status Database::AcquireRead() {
-  if (!tree_->pager().in_read()) ENGINE_RETURN_IF_ERROR(tree_->BeginRead());
+  if (!tree_->pager().in_read()) {
+    ENGINE_RETURN_IF_ERROR(OnEachTree([](BTree& t) { return t.BeginRead(); }));
+  }
   ++readers_;
   return Status::OK();
 }
@@ -88,30 +140,38 @@ void Database::ReleaseRead() {
 }
 
 Status Database::BeginStatementWrite() {
-  if (!tree_->pager().in_write()) ENGINE_RETURN_IF_ERROR(tree_->BeginWrite());
+  if (!tree_->pager().in_write()) {
+    ENGINE_RETURN_IF_ERROR(OnEachTree([](BTree& t) { return t.BeginWrite(); }));
+  }
   // Autocommit needs no savepoint: the statement is the whole transaction.
   if (!explicit_txn_) return Status::OK();
-  return tree_->BeginStatement();
+  ENGINE_RETURN_IF_ERROR(OnEachTree([](BTree& t) { return t.BeginStatement(); }));
+  in_statement_ = true;
+  return Status::OK();
 }
 
 void Database::EndAutocommitRead() {
   if (readers_ == 0 && !explicit_txn_ && !tree_->pager().in_write() && tree_->pager().in_read()) {
     // Ending a read only drops the shared lock; the pager counts itself out
     // of the read first, so a failed unlock leaves nothing to retry or undo.
-    (void)tree_->EndRead();
+    (void)OnEachTree([](BTree& t) { return t.EndRead(); });
   }
 }
 
 Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   if (!tree_->pager().in_write()) return st;
+  in_statement_ = false;
   const OnConstraint on_error = st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
   if (explicit_txn_) {
     if (st.ok() || on_error == OnConstraint::kKeepChanges) {
-      tree_->EndStatement();
+      (void)OnEachTree([](BTree& t) {
+        t.EndStatement();
+        return Status::OK();
+      });
       return st;
     }
     if (on_error == OnConstraint::kUndoStatement) {
-      Status undo = tree_->RollbackStatement();
+      Status undo = OnEachTree([](BTree& t) { return t.RollbackStatement(); });
       if (undo.ok()) {
         // A failed DDL may have moved the cookie before the undo put it back.
         // The statement's own error is the one reported; a catalog that
@@ -129,11 +189,11 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   }
   if (st.ok() || on_error == OnConstraint::kKeepChanges) {
     // OR FAIL keeps the rows written before the failing one, even in autocommit.
-    Status c = tree_->Commit();
+    Status c = OnEachTree([](BTree& t) { return t.Commit(); });
     if (!c.ok()) {
       // The commit's error is the one reported; the undo is best effort (a
       // failed rollback leaves a hot journal), and so is the reload.
-      (void)tree_->Rollback();
+      (void)RollbackEach();
       (void)ReloadSchema();
       EndAutocommitRead();
       return c;
@@ -141,7 +201,7 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   } else {
     // The statement's error is the one reported; the undo and the catalog
     // reload are best effort, as above.
-    (void)tree_->Rollback();
+    (void)RollbackEach();
     (void)RefreshSchema();
   }
   EndAutocommitRead();
@@ -152,8 +212,9 @@ Status Database::Begin(bool immediate) {
   if (explicit_txn_) return Status::SqlError("cannot start a transaction within a transaction");
   explicit_txn_ = true;
   if (immediate) {
-    Status st = tree_->BeginWrite();
+    Status st = OnEachTree([](BTree& t) { return t.BeginWrite(); });
     if (!st.ok()) {
+      (void)RollbackEach();
       explicit_txn_ = false;
       return st;
     }
@@ -165,10 +226,10 @@ Status Database::Commit() {
   if (!explicit_txn_) return Status::SqlError("cannot commit - no transaction is active");
   explicit_txn_ = false;
   Status st;
-  if (tree_->pager().in_write()) st = tree_->Commit();
+  if (tree_->pager().in_write()) st = OnEachTree([](BTree& t) { return t.Commit(); });
   if (!st.ok()) {
     // The commit's error is the one reported; undo and reload are best effort.
-    (void)tree_->Rollback();
+    (void)RollbackEach();
     (void)ReloadSchema();
   }
   EndAutocommitRead();
@@ -180,7 +241,7 @@ Status Database::Rollback() {
   explicit_txn_ = false;
   Status st;
   if (tree_->pager().in_write()) {
-    st = tree_->Rollback();
+    st = RollbackEach();
     Status r = RefreshSchema();
     if (st.ok()) st = r;
   }

@@ -9,6 +9,7 @@
 #include "engine/exec/dml_run.h"
 #include "engine/exec/exec_context.h"
 #include "engine/exec/pragma_run.h"
+#include "engine/exec/trees.h"
 #include "engine/exec/trigger_ddl.h"
 #include "engine/func/cast.h"
 #include "engine/func/text_format.h"
@@ -45,6 +46,10 @@ const std::string& Statement::sql() const { return ast_->text; }
 bool Statement::read_only() const {
   // The pragmas the engine runs only read (assignments it cannot honour fail).
   return kind_ == Kind::kSelect || kind_ == Kind::kExplain || kind_ == Kind::kPragma;
+}
+
+bool Statement::explains_query_plan() const {
+  return kind_ == Kind::kExplain && ast_->explain == sql::ExplainMode::kQueryPlan;
 }
 
 Status Statement::Build() {
@@ -104,8 +109,11 @@ Status Statement::Build() {
       std::max(static_cast<size_t>(prog->parameter_count), st.parameter_names.size());
   binds_.resize(nparams);
   bind_bytes_.resize(nparams);
+  // Only sqlite_temp_schema can name temp before it exists: reading it
+  // needs the (empty) database.
+  if (prog->uses_temp) ENGINE_RETURN_IF_ERROR(db_->EnsureTemp());
   prog_ = std::move(prog);
-  ctx_ = std::make_unique<exec::ExecContext>(db_->tree_.get(), prog_.get());
+  ctx_ = std::make_unique<exec::ExecContext>(db_->trees(), prog_.get());
   // Fixed for the plan's life: changing the pragma re-plans every statement.
   ctx_->ignore_checks = db_->settings_->ignore_check_constraints;
   if (kind_ == Kind::kSelect) select_ = ctx_->Run(0);
@@ -181,7 +189,6 @@ Status Statement::Reset() {
 }
 
 Status Statement::RunOnce() {
-  BTree& tree = *db_->tree_;
   Status st;
   switch (kind_) {
     case Kind::kBegin: {
@@ -199,8 +206,17 @@ Status Statement::RunOnce() {
   Database::OnConstraint on_constraint = Database::OnConstraint::kUndoStatement;
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
+  // The database a CREATE writes into, made first when it is temp.
+  catalog::Db target = catalog::Db::kMain;
+  if (st.ok() && kind_ != Kind::kDml && kind_ != Kind::kDrop) {
+    Result<catalog::Db> t = exec::CreateTarget(*ast_, *db_->schema_);
+    st = t.status();
+    if (t.ok()) target = *t;
+    if (st.ok() && target == catalog::Db::kTemp) st = db_->EnsureTemp();
+  }
   if (st.ok()) {
     const catalog::Schema& schema = *db_->schema_;
+    BTree& tree = *db_->trees().of(target);
     switch (kind_) {
       case Kind::kDml: {
         ctx_->NewExecution();
@@ -219,19 +235,19 @@ Status Statement::RunOnce() {
         break;
       }
       case Kind::kCreateTable:
-        st = exec::CreateTable(tree, schema, *ast_->as<sql::CreateTableStmt>(), ast_->ast);
+        st = exec::CreateTable(tree, target, schema, *ast_->as<sql::CreateTableStmt>(), ast_->ast);
         break;
       case Kind::kCreateIndex:
-        st = exec::CreateIndex(tree, schema, *ast_->as<sql::CreateIndexStmt>());
+        st = exec::CreateIndex(tree, target, schema, *ast_->as<sql::CreateIndexStmt>());
         break;
       case Kind::kCreateView:
-        st = exec::CreateView(tree, schema, *ast_->as<sql::CreateViewStmt>());
+        st = exec::CreateView(tree, target, schema, *ast_->as<sql::CreateViewStmt>());
         break;
       case Kind::kCreateTrigger:
-        st = exec::CreateTrigger(tree, schema, *ast_->as<sql::CreateTriggerStmt>());
+        st = exec::CreateTrigger(tree, target, schema, *ast_->as<sql::CreateTriggerStmt>());
         break;
       case Kind::kDrop:
-        st = exec::Drop(tree, schema, *ast_->as<sql::DropStmt>());
+        st = exec::Drop(db_->trees(), schema, *ast_->as<sql::DropStmt>());
         break;
       default:
         break;
@@ -245,10 +261,14 @@ Status Statement::StartPragma() {
   ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
   holds_read_ = true;
   Status st = db_->EnsureSchema();
+  // "PRAGMA temp.x" reads the temp database, made empty if there is none.
+  if (st.ok() && catalog::EqualsNoCase(ast_->as<sql::PragmaStmt>()->schema, "temp")) {
+    st = db_->EnsureTemp();
+  }
   if (st.ok()) {
     if (!pragma_) pragma_ = std::make_unique<exec::PragmaResult>();
     const bool ignored = db_->settings_->ignore_check_constraints;
-    st = exec::RunPragma(*db_->tree_, *db_->schema_, *ast_->as<sql::PragmaStmt>(),
+    st = exec::RunPragma(db_->trees(), *db_->schema_, *ast_->as<sql::PragmaStmt>(),
                          db_->settings_.get(), pragma_.get());
     // As sqlite3 expires its statements when ignore_check_constraints
     // changes: each is built again before it next runs, with the new value

@@ -1,5 +1,6 @@
 #include "engine/catalog/schema.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace engine::catalog {
@@ -28,17 +29,66 @@ int TableInfo::FindColumn(std::string_view column) const {
   return -1;
 }
 
-const TableInfo* Schema::FindTable(std::string_view name) const {
-  auto it = tables_.find(LowerCase(name));
-  return it == tables_.end() ? nullptr : it->second.get();
+std::optional<DbScope> ScopeOfQualifier(std::string_view qualifier) {
+  if (qualifier.empty()) return DbScope::kAny;
+  if (EqualsNoCase(qualifier, "main")) return DbScope::kMain;
+  if (EqualsNoCase(qualifier, "temp")) return DbScope::kTemp;
+  return std::nullopt;
 }
-const IndexInfo* Schema::FindIndex(std::string_view name) const {
-  auto it = indexes_.find(LowerCase(name));
-  return it == indexes_.end() ? nullptr : it->second.get();
+
+template <typename T>
+const T* Schema::Lookup(const std::map<std::string, std::unique_ptr<T>>& m, std::string_view name) {
+  auto it = m.find(LowerCase(name));
+  return it == m.end() ? nullptr : it->second.get();
 }
-const ViewInfo* Schema::FindView(std::string_view name) const {
-  auto it = views_.find(LowerCase(name));
-  return it == views_.end() ? nullptr : it->second.get();
+
+// One search order for every kind of object: temp first, then main, unless
+// the scope names one of them.
+#define ENGINE_SCHEMA_FIND(Type, Method, member)                           \
+  const Type* Schema::Method(std::string_view name, DbScope scope) const { \
+    if (scope == DbScope::kAny) {                                          \
+      if (temp_) {                                                         \
+        if (const Type* found = Lookup(temp_->member, name)) return found; \
+      }                                                                    \
+      return Lookup(member, name);                                         \
+    }                                                                      \
+    const Schema* part = Part(scope);                                      \
+    return part == nullptr ? nullptr : Lookup(part->member, name);         \
+  }
+ENGINE_SCHEMA_FIND(TableInfo, FindTableIn, tables_)
+ENGINE_SCHEMA_FIND(IndexInfo, FindIndex, indexes_)
+ENGINE_SCHEMA_FIND(ViewInfo, FindView, views_)
+ENGINE_SCHEMA_FIND(TriggerInfo, FindTrigger, triggers_)
+#undef ENGINE_SCHEMA_FIND
+
+const TableInfo* Schema::FindTable(std::string_view name, DbScope scope) const {
+  // "temp.sqlite_master" is the temp database's own schema table; without
+  // the qualifier the name is main's.
+  if (scope == DbScope::kTemp &&
+      (EqualsNoCase(name, "sqlite_master") || EqualsNoCase(name, "sqlite_schema"))) {
+    name = "sqlite_temp_master";
+  }
+  return FindTableIn(name, scope);
+}
+
+void Schema::SetTemp(std::unique_ptr<Schema> temp) {
+  temp_ = std::move(temp);
+  // sqlite3 fires a main table's TEMP triggers before its own, and those
+  // oldest first (its list is built by prepending the temp hash's newest-
+  // first walk); the table's own stay newest first.
+  for (const TriggerInfo* t : temp_->unlinked_triggers_) {
+    std::vector<const TriggerInfo*>* list = nullptr;
+    if (auto it = tables_.find(LowerCase(t->table)); it != tables_.end()) {
+      list = &it->second->triggers;
+    } else if (auto v = views_.find(LowerCase(t->table)); v != views_.end()) {
+      list = &v->second->triggers;
+    }
+    if (list == nullptr) continue;
+    // After the TEMP ones already placed, before the table's own.
+    auto pos = std::find_if(list->begin(), list->end(),
+                            [](const TriggerInfo* x) { return x->db != Db::kTemp; });
+    list->insert(pos, t);
+  }
 }
 
 TableInfo* Schema::AddTable(std::unique_ptr<TableInfo> t) {
@@ -60,14 +110,11 @@ const IndexInfo* Schema::AddIndex(std::unique_ptr<IndexInfo> ix) {
 
 void Schema::AddView(std::unique_ptr<ViewInfo> v) { views_[LowerCase(v->name)] = std::move(v); }
 
-const TriggerInfo* Schema::FindTrigger(std::string_view name) const {
-  auto it = triggers_.find(LowerCase(name));
-  return it == triggers_.end() ? nullptr : it->second.get();
-}
-
 void Schema::AddTrigger(std::unique_ptr<TriggerInfo> t) {
   auto table = tables_.find(LowerCase(t->table));
-  if (table != tables_.end()) {
+  if (t->table_db != t->db) {
+    unlinked_triggers_.push_back(t.get());  // SetTemp links it
+  } else if (table != tables_.end()) {
     auto& list = table->second->triggers;
     list.insert(list.begin(), t.get());
   } else if (auto view = views_.find(LowerCase(t->table)); view != views_.end()) {

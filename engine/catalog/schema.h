@@ -24,6 +24,18 @@ using func::Affinity;
 using func::AffinityOfType;
 using func::IsNumericAffinity;
 
+// The databases of a connection: the file ("main") and the connection's own
+// in-memory "temp" database, which holds TEMP tables, views and triggers.
+enum class Db : uint8_t { kMain, kTemp };
+inline const char* DbName(Db db) { return db == Db::kTemp ? "temp" : "main"; }
+
+// Where a name is looked up: SQLite searches temp, then main, for a name
+// without a qualifier; "main." or "temp." names one database.
+enum class DbScope : uint8_t { kAny, kMain, kTemp };
+inline DbScope ScopeOf(Db db) { return db == Db::kTemp ? DbScope::kTemp : DbScope::kMain; }
+// The scope a qualifier names ("" is kAny), or nothing for an unknown database.
+std::optional<DbScope> ScopeOfQualifier(std::string_view qualifier);
+
 struct ColumnInfo {
   std::string name;
   std::string type;  // declared type as written
@@ -40,6 +52,7 @@ struct ColumnInfo {
 struct IndexInfo {
   std::string name;
   std::string table;
+  Db db = Db::kMain;  // its table's database
   uint32_t root = 0;
   std::vector<int> columns;  // table column positions, in key order
   // Per key column: its direction and collation (the COLLATE of the index
@@ -74,6 +87,7 @@ struct TriggerInfo;
 
 struct TableInfo {
   std::string name;
+  Db db = Db::kMain;  // the B-tree file `root` is a page of
   uint32_t root = 0;
   std::vector<ColumnInfo> columns;
   int rowid_alias = -1;  // INTEGER PRIMARY KEY column, or -1
@@ -81,8 +95,9 @@ struct TableInfo {
   sql::ConflictAction rowid_conflict = sql::ConflictAction::kDefault;
   bool without_rowid = false;
   std::vector<const IndexInfo*> indexes;  // owned by the Schema
-  // In the order SQLite fires them: the last created first. Owned by the
-  // Schema; empty for almost every table, which is all a DML statement
+  // In the order SQLite fires them: TEMP triggers on a main table first,
+  // then the last created first. Owned by the Schema (the temp part's by
+  // it); empty for almost every table, which is all a DML statement
   // looks at when it has none.
   std::vector<const TriggerInfo*> triggers;
   // In declaration order (column constraints, then the table's), the order
@@ -95,8 +110,10 @@ struct TableInfo {
 
 struct TriggerInfo {
   std::string name;
-  std::string table;  // as the CREATE TRIGGER names it
-  std::string sql;    // CREATE TRIGGER ..., as stored in sqlite_schema
+  Db db = Db::kMain;        // where it is stored
+  Db table_db = Db::kMain;  // its table's or view's: a TEMP trigger may fire on a main table
+  std::string table;        // as the CREATE TRIGGER names it
+  std::string sql;          // CREATE TRIGGER ..., as stored in sqlite_schema
   sql::CreateTriggerStmt::Timing timing = sql::CreateTriggerStmt::Timing::kBefore;
   sql::CreateTriggerStmt::Event event = sql::CreateTriggerStmt::Event::kInsert;
   std::vector<std::string> columns;  // UPDATE OF; empty: any column
@@ -104,6 +121,7 @@ struct TriggerInfo {
 
 struct ViewInfo {
   std::string name;
+  Db db = Db::kMain;  // a main view's body names main's tables only
   std::string sql;
   std::vector<std::string> columns;          // explicit column names, if any
   std::vector<const TriggerInfo*> triggers;  // INSTEAD OF, newest first
@@ -112,12 +130,20 @@ struct ViewInfo {
 bool EqualsNoCase(std::string_view a, std::string_view b);
 std::string LowerCase(std::string_view s);
 
+// The catalog of the main database, with the temp database's beside it.
+// Find* search as SQLite does (temp first for kAny); the listings below are
+// of this database only.
 class Schema {
  public:
-  const TableInfo* FindTable(std::string_view name) const;
-  const IndexInfo* FindIndex(std::string_view name) const;
-  const ViewInfo* FindView(std::string_view name) const;
-  const TriggerInfo* FindTrigger(std::string_view name) const;
+  const TableInfo* FindTable(std::string_view name, DbScope scope = DbScope::kAny) const;
+  const IndexInfo* FindIndex(std::string_view name, DbScope scope = DbScope::kAny) const;
+  const ViewInfo* FindView(std::string_view name, DbScope scope = DbScope::kAny) const;
+  const TriggerInfo* FindTrigger(std::string_view name, DbScope scope = DbScope::kAny) const;
+  // The temp database's catalog; null until the connection has one.
+  const Schema* temp() const { return temp_.get(); }
+  // Adopts the temp catalog and lists its triggers on main's tables and
+  // views first among theirs, as SQLite fires them.
+  void SetTemp(std::unique_ptr<Schema> temp);
   const std::map<std::string, std::unique_ptr<TriggerInfo>>& triggers() const { return triggers_; }
   const std::map<std::string, std::unique_ptr<TableInfo>>& tables() const { return tables_; }
   const std::map<std::string, std::unique_ptr<ViewInfo>>& views() const { return views_; }
@@ -128,15 +154,26 @@ class Schema {
   TableInfo* AddTable(std::unique_ptr<TableInfo> t);
   const IndexInfo* AddIndex(std::unique_ptr<IndexInfo> ix);
   void AddView(std::unique_ptr<ViewInfo> v);
-  // Also lists it first among its table's triggers (when the table exists).
+  // Also lists it first among its table's triggers (when the table exists
+  // and is of this database).
   void AddTrigger(std::unique_ptr<TriggerInfo> t);
 
  private:
+  const TableInfo* FindTableIn(std::string_view name, DbScope scope) const;
+  template <typename T>
+  static const T* Lookup(const std::map<std::string, std::unique_ptr<T>>& m, std::string_view name);
+  // The schema a scope other than kAny names: this one or temp_ (null: none).
+  const Schema* Part(DbScope scope) const { return scope == DbScope::kTemp ? temp_.get() : this; }
+
+  std::unique_ptr<Schema> temp_;
   std::map<std::string, std::unique_ptr<TableInfo>> tables_;  // keyed by lower-case name
   std::vector<const TableInfo*> table_order_;
   std::map<std::string, std::unique_ptr<IndexInfo>> indexes_;
   std::map<std::string, std::unique_ptr<ViewInfo>> views_;
   std::map<std::string, std::unique_ptr<TriggerInfo>> triggers_;
+  // Triggers on a table or view of another database (TEMP triggers on main
+  // objects), in the order added.
+  std::vector<const TriggerInfo*> unlinked_triggers_;
 };
 
 // A table's description from its CREATE TABLE (root page filled by the caller).

@@ -12,9 +12,10 @@ Status Malformed(const std::string& name) {
 }
 
 // sqlite_schema itself, so that `SELECT * FROM sqlite_schema` works.
-std::unique_ptr<TableInfo> SchemaTableInfo(const char* name) {
+std::unique_ptr<TableInfo> SchemaTableInfo(const char* name, Db db) {
   auto t = std::make_unique<TableInfo>();
   t->name = name;
+  t->db = db;
   t->root = kSchemaRootPage;
   const char* cols[] = {"type", "name", "tbl_name", "rootpage", "sql"};
   const char* types[] = {"TEXT", "TEXT", "TEXT", "INT", "TEXT"};
@@ -28,13 +29,24 @@ std::unique_ptr<TableInfo> SchemaTableInfo(const char* name) {
   return t;
 }
 
+void AddSchemaTables(Schema* schema, Db db) {
+  const bool temp = db == Db::kTemp;
+  schema->AddTable(SchemaTableInfo(temp ? "sqlite_temp_schema" : "sqlite_schema", db));
+  schema->AddTable(SchemaTableInfo(temp ? "sqlite_temp_master" : "sqlite_master", db));
+}
+
 }  // namespace
 
-Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
+std::unique_ptr<Schema> EmptyTempSchema() {
+  auto schema = std::make_unique<Schema>();
+  AddSchemaTables(schema.get(), Db::kTemp);
+  return schema;
+}
+
+Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree, Db db) {
   ENGINE_ASSIGN_OR_RETURN(std::vector<SchemaEntry> entries, ReadSchema(tree));
   auto schema = std::make_unique<Schema>();
-  schema->AddTable(SchemaTableInfo("sqlite_schema"));
-  schema->AddTable(SchemaTableInfo("sqlite_master"));
+  AddSchemaTables(schema.get(), db);
   // Automatic indexes are described by their table's CREATE statement.
   std::map<std::string, std::unique_ptr<IndexInfo>> autos;
   for (const SchemaEntry& e : entries) {
@@ -47,6 +59,7 @@ Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
       if (cv == nullptr) return Malformed(e.name);
       auto v = std::make_unique<ViewInfo>();
       v->name = e.name;
+      v->db = db;
       v->sql = *e.sql;
       v->columns = cv->columns;
       schema->AddView(std::move(v));
@@ -57,6 +70,7 @@ Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
     auto t = TableFromAst(*ct, parsed->ast);
     if (!t.ok()) return Malformed(e.name);
     (*t)->root = e.rootpage;
+    (*t)->db = db;
     for (auto& ix : AutoIndexesFor(*ct, **t)) autos[LowerCase(ix->name)] = std::move(ix);
     schema->AddTable(std::move(*t));
   }
@@ -79,6 +93,7 @@ Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
       ix = std::move(*built);
     }
     ix->name = e.name;
+    ix->db = db;
     ix->root = e.rootpage;
     schema->AddIndex(std::move(ix));
   }
@@ -93,6 +108,13 @@ Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree) {
     if (ct == nullptr) return Malformed(e.name);
     auto t = std::make_unique<TriggerInfo>();
     t->name = e.name;
+    t->db = db;
+    // A TEMP trigger names main's table by "main.", or by a name temp lacks.
+    const bool on_main =
+        db == Db::kTemp && (EqualsNoCase(ct->table_schema, "main") ||
+                            (ct->table_schema.empty() && schema->FindTable(ct->table) == nullptr &&
+                             schema->FindView(ct->table) == nullptr));
+    t->table_db = on_main ? Db::kMain : db;
     t->table = ct->table;
     t->sql = *e.sql;
     t->timing = ct->timing;

@@ -10,7 +10,12 @@
 namespace engine::catalog {
 
 // Needs a read transaction. Rows the engine cannot parse make the whole
-// load fail with SQLite's "malformed database schema (name)".
-Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree);
+// load fail with SQLite's "malformed database schema (name)". Every object
+// is marked as `db`'s; the temp database's own table is sqlite_temp_schema
+// (alias sqlite_temp_master) instead of sqlite_schema (sqlite_master).
+Result<std::unique_ptr<Schema>> LoadSchema(BTree& tree, Db db = Db::kMain);
+// The temp catalog of a connection that has no temp database yet: its
+// schema table only, empty.
+std::unique_ptr<Schema> EmptyTempSchema();
 
 }  // namespace engine::catalog

@@ -191,7 +191,6 @@ Result<bool> CoreRun::First(LevelRun& lv) {
   lv.exact = false;
   lv.row->null_row = false;
   lv.row->values = nullptr;
-  BTree* tree = ctx_->tree();
   switch (p.access) {
     case Access::kOneRow:
       return true;
@@ -224,13 +223,14 @@ Result<bool> CoreRun::First(LevelRun& lv) {
     }
     case Access::kScan:
       if (p.index != nullptr) {
-        if (!lv.index) lv.index.emplace(tree, p.index->root, p.index->key_order());
-        if (!p.covering && !lv.table) lv.table.emplace(tree, p.table->root);
+        if (!lv.index)
+          lv.index.emplace(ctx_->tree(p.table->db), p.index->root, p.index->key_order());
+        if (!p.covering && !lv.table) lv.table.emplace(ctx_->tree(p.table->db), p.table->root);
         ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
         bool in_range;
         return LoadIndexEntry(lv, &in_range);
       }
-      if (!lv.table) lv.table.emplace(tree, p.table->root);
+      if (!lv.table) lv.table.emplace(ctx_->tree(p.table->db), p.table->root);
       ENGINE_RETURN_IF_ERROR(p.reverse ? lv.table->last() : lv.table->first());
       if (lv.table->eof()) return false;
       ENGINE_RETURN_IF_ERROR(LoadTableRow(lv));
@@ -251,7 +251,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         }
         lv.exact = func::ApplyNumericAffinity(k, true).type() == ValueType::kInteger;
       }
-      if (!lv.table) lv.table.emplace(tree, p.table->root);
+      if (!lv.table) lv.table.emplace(ctx_->tree(p.table->db), p.table->root);
       bool found = false;
       bool settled = false;
       // Joins often probe ascending keys: the current entry or the one after
@@ -285,7 +285,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       std::sort(lv.in_keys.begin(), lv.in_keys.end());
       lv.in_keys.erase(std::unique(lv.in_keys.begin(), lv.in_keys.end()), lv.in_keys.end());
       lv.pos = 0;
-      if (!lv.table) lv.table.emplace(tree, p.table->root);
+      if (!lv.table) lv.table.emplace(ctx_->tree(p.table->db), p.table->root);
       return NextInKey(lv);
     }
     case Access::kRowidRange: {
@@ -305,7 +305,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         if (RowidBound(v, false, p.hi_inclusive, &lv.rhi) == Bound::kEmpty) return false;
       }
       if (lv.rlo > lv.rhi) return false;
-      if (!lv.table) lv.table.emplace(tree, p.table->root);
+      if (!lv.table) lv.table.emplace(ctx_->tree(p.table->db), p.table->root);
       if (!p.reverse) {
         ENGINE_RETURN_IF_ERROR(lv.table->seek(lv.rlo));
         if (lv.table->eof() || lv.table->rowid() > lv.rhi) return false;
@@ -380,8 +380,8 @@ Result<bool> CoreRun::First(LevelRun& lv) {
         lv.key.push_back(Value::Null());
         op = SeekOp::kGT;
       }
-      if (!lv.index) lv.index.emplace(tree, ix.root, ix.key_order());
-      if (!p.covering && !lv.table) lv.table.emplace(tree, t.root);
+      if (!lv.index) lv.index.emplace(ctx_->tree(t.db), ix.root, ix.key_order());
+      if (!p.covering && !lv.table) lv.table.emplace(ctx_->tree(t.db), t.root);
       if (lv.key.empty()) {
         ENGINE_RETURN_IF_ERROR(p.reverse ? lv.index->last() : lv.index->first());
       } else {

@@ -18,22 +18,24 @@ bool Reserved(const std::string& name) {
   return name.size() >= 7 && EqualsNoCase(name.substr(0, 7), "sqlite_");
 }
 
-// `name_at`: where the name is in the statement's text (-1: unknown), which
-// SQLite reports for the "already exists" errors of CREATE TABLE and VIEW.
-Status CheckNewName(const catalog::Schema& schema, const std::string& name, const char* kind,
-                    int name_at = -1) {
+// A new object's name against those of the database it goes into, `in`
+// (a TEMP table may share a main table's name). `name_at`: where the name is
+// in the statement's text (-1: unknown), which SQLite reports for the
+// "already exists" errors of CREATE TABLE and VIEW.
+Status CheckNewName(const catalog::Schema& schema, catalog::DbScope in, const std::string& name,
+                    const char* kind, int name_at = -1) {
   if (Reserved(name)) return Status::SqlError("object name reserved for internal use: " + name);
-  if (const catalog::TableInfo* t = schema.FindTable(name)) {
+  if (const catalog::TableInfo* t = schema.FindTable(name, in)) {
     if (std::string(kind) == "index")
       return Status::SqlError("there is already a table named " + t->name);
     return Status::SqlError("table " + name + " already exists").WithOffset(name_at);
   }
-  if (schema.FindView(name) != nullptr) {
+  if (schema.FindView(name, in) != nullptr) {
     if (std::string(kind) == "index")
       return Status::SqlError("there is already a table named " + name);
     return Status::SqlError("view " + name + " already exists").WithOffset(name_at);
   }
-  if (schema.FindIndex(name) != nullptr) {
+  if (schema.FindIndex(name, in) != nullptr) {
     if (std::string(kind) == "index") return Status::SqlError("index " + name + " already exists");
     return Status::SqlError("there is already an index named " + name);
   }
@@ -85,20 +87,85 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
   return Status::OK();
 }
 
+Result<catalog::DbScope> KnownQualifier(const std::string& qualifier) {
+  std::optional<catalog::DbScope> scope = catalog::ScopeOfQualifier(qualifier);
+  if (!scope) return Status::SqlError("unknown database " + qualifier);
+  return *scope;
+}
+
+// A TEMP object's name takes no qualifier (`refused` says so); otherwise
+// "temp." makes it one.
+Result<catalog::Db> NamedTarget(bool temporary, const std::string& qualifier, const char* refused) {
+  if (temporary) {
+    if (!qualifier.empty()) return Status::SqlError(refused);
+    return catalog::Db::kTemp;
+  }
+  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(qualifier));
+  return scope == catalog::DbScope::kTemp ? catalog::Db::kTemp : catalog::Db::kMain;
+}
+
+// The table CREATE INDEX names: in main for "main.", else temp then main.
+const catalog::TableInfo* IndexTable(const catalog::Schema& schema, catalog::DbScope scope,
+                                     const sql::CreateIndexStmt& st) {
+  return schema.FindTable(st.table,
+                          scope == catalog::DbScope::kMain ? scope : catalog::DbScope::kAny);
+}
+
 }  // namespace
 
-Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::CreateTableStmt& st,
-                   const sql::Ast& ast) {
-  if (st.temporary) return Status::NotSupported("TEMP tables are not supported");
-  if (!st.schema.empty() && !EqualsNoCase(st.schema, "main")) {
-    return Status::SqlError("unknown database " + st.schema);
+Result<catalog::Db> CreateTarget(const sql::Statement& s, const catalog::Schema& schema) {
+  if (const auto* st = s.as<sql::CreateTableStmt>()) {
+    return NamedTarget(st->temporary, st->schema, "temporary table name must be unqualified");
   }
+  if (const auto* st = s.as<sql::CreateViewStmt>()) {
+    return NamedTarget(st->temporary, st->schema, "temporary table name must be unqualified");
+  }
+  if (const auto* st = s.as<sql::CreateIndexStmt>()) {
+    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(st->schema));
+    const catalog::TableInfo* t = IndexTable(schema, scope, *st);
+    if (t == nullptr)
+      return scope == catalog::DbScope::kTemp ? catalog::Db::kTemp : catalog::Db::kMain;
+    if (scope == catalog::DbScope::kTemp && t->db == catalog::Db::kMain) {
+      return Status::SqlError("cannot create a TEMP index on non-TEMP table \"" + t->name + "\"");
+    }
+    return t->db;
+  }
+  if (const auto* st = s.as<sql::CreateTriggerStmt>()) {
+    ENGINE_ASSIGN_OR_RETURN(
+        catalog::Db db,
+        NamedTarget(st->temporary, st->schema, "temporary trigger may not have qualified name"));
+    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope table_scope, KnownQualifier(st->table_schema));
+    if (db == catalog::Db::kTemp) return db;
+    const bool in_temp = schema.FindTable(st->table, catalog::DbScope::kTemp) != nullptr ||
+                         schema.FindView(st->table, catalog::DbScope::kTemp) != nullptr;
+    if (table_scope == catalog::DbScope::kTemp) {
+      // A main trigger may not name the temp database.
+      if (!st->schema.empty() || !in_temp) {
+        return Status::SqlError("trigger " + st->name +
+                                " cannot reference objects in database temp")
+            .WithOffset(static_cast<int>(st->name_at));
+      }
+      return catalog::Db::kTemp;
+    }
+    // A trigger on a temp table is a TEMP trigger, unless its name says main
+    // (then main's table of that name is looked for).
+    if (table_scope == catalog::DbScope::kAny && st->schema.empty() && in_temp) {
+      return catalog::Db::kTemp;
+    }
+    return db;
+  }
+  return catalog::Db::kMain;
+}
+
+Status CreateTable(BTree& tree, catalog::Db target, const catalog::Schema& schema,
+                   const sql::CreateTableStmt& st, const sql::Ast& ast) {
+  const catalog::DbScope in = catalog::ScopeOf(target);
   if (st.as_select) return Status::NotSupported("CREATE TABLE ... AS SELECT is not supported");
   if (st.without_rowid) return Status::NotSupported("WITHOUT ROWID tables are not supported");
-  if (schema.FindTable(st.name) != nullptr || schema.FindView(st.name) != nullptr) {
+  if (schema.FindTable(st.name, in) != nullptr || schema.FindView(st.name, in) != nullptr) {
     if (st.if_not_exists) return Status::OK();
   }
-  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "table", static_cast<int>(st.name_at)));
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, in, st.name, "table", static_cast<int>(st.name_at)));
   // Only the built-in collations exist: a column or key ordered by another
   // could not be compared (sqlite3 refuses it here too).
   auto known = [](const std::string& name) {
@@ -116,6 +183,7 @@ Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::Create
     }
   }
   ENGINE_ASSIGN_OR_RETURN(auto table, catalog::TableFromAst(st, ast));
+  table->db = target;
   if (!table->checks.empty()) {
     // sqlite3 resolves a CHECK when the table is created: an unknown
     // column or function, a subquery or a parameter is refused then.
@@ -142,20 +210,24 @@ Status CreateTable(BTree& tree, const catalog::Schema& schema, const sql::Create
   return Status::OK();
 }
 
-Status CreateIndex(BTree& tree, const catalog::Schema& schema, const sql::CreateIndexStmt& st) {
-  if (!st.schema.empty() && !EqualsNoCase(st.schema, "main")) {
-    return Status::SqlError("unknown database " + st.schema);
-  }
-  if (schema.FindIndex(st.name) != nullptr && st.if_not_exists) return Status::OK();
-  const catalog::TableInfo* t = schema.FindTable(st.table);
+Status CreateIndex(BTree& tree, catalog::Db target, const catalog::Schema& schema,
+                   const sql::CreateIndexStmt& st) {
+  const catalog::DbScope in = catalog::ScopeOf(target);
+  if (schema.FindIndex(st.name, in) != nullptr && st.if_not_exists) return Status::OK();
+  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(st.schema));
+  const catalog::TableInfo* t = IndexTable(schema, scope, st);
   if (t == nullptr) {
-    if (schema.FindView(st.table) != nullptr) return Status::SqlError("views may not be indexed");
-    return Status::SqlError("no such table: main." + st.table);
+    if (schema.FindView(st.table, in) != nullptr)
+      return Status::SqlError("views may not be indexed");
+    // sqlite3 names main for an unqualified index, nothing for "temp.".
+    return Status::SqlError(
+        "no such table: " + std::string(scope == catalog::DbScope::kTemp ? "" : "main.") +
+        st.table);
   }
   if (t->root == 1 || Reserved(t->name)) {
     return Status::SqlError("table " + t->name + " may not be indexed");
   }
-  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "index"));
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, in, st.name, "index"));
   if (st.where != sql::kNoExpr) return Status::NotSupported("partial indexes are not supported");
   for (const sql::IndexedColumn& ic : st.columns) {
     if (!ic.collation.empty() && !func::CollationByName(ic.collation)) {
@@ -174,10 +246,11 @@ Status CreateIndex(BTree& tree, const catalog::Schema& schema, const sql::Create
   return AddSchemaEntry(tree, &e);
 }
 
-Status CreateView(BTree& tree, const catalog::Schema& schema, const sql::CreateViewStmt& st) {
-  if (st.temporary) return Status::NotSupported("TEMP views are not supported");
-  if (schema.FindView(st.name) != nullptr && st.if_not_exists) return Status::OK();
-  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, st.name, "view", static_cast<int>(st.name_at)));
+Status CreateView(BTree& tree, catalog::Db target, const catalog::Schema& schema,
+                  const sql::CreateViewStmt& st) {
+  const catalog::DbScope in = catalog::ScopeOf(target);
+  if (schema.FindView(st.name, in) != nullptr && st.if_not_exists) return Status::OK();
+  ENGINE_RETURN_IF_ERROR(CheckNewName(schema, in, st.name, "view", static_cast<int>(st.name_at)));
   SchemaEntry e;
   e.type = "view";
   e.name = st.name;
@@ -187,22 +260,27 @@ Status CreateView(BTree& tree, const catalog::Schema& schema, const sql::CreateV
   return AddSchemaEntry(tree, &e);
 }
 
-Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st) {
+Status Drop(const Trees& trees, const catalog::Schema& schema, const sql::DropStmt& st) {
+  if (st.kind == sql::DropStmt::Kind::kTrigger) return DropTrigger(trees, schema, st);
+  std::optional<catalog::DbScope> known = catalog::ScopeOfQualifier(st.schema);
+  const catalog::DbScope in = known.value_or(catalog::DbScope::kAny);
+  // sqlite3 names the object as the statement qualified it.
+  const std::string shown = (st.schema.empty() ? "" : st.schema + ".") + st.name;
+  const catalog::TableInfo* t = known ? schema.FindTable(st.name, in) : nullptr;
+  const catalog::ViewInfo* v = known ? schema.FindView(st.name, in) : nullptr;
   switch (st.kind) {
     case sql::DropStmt::Kind::kTable: {
-      const catalog::TableInfo* t = schema.FindTable(st.name);
       if (t == nullptr) {
         // The wrong kind is an error even with IF EXISTS, as in sqlite3.
-        if (schema.FindView(st.name) != nullptr) {
-          return Status::SqlError("use DROP VIEW to delete view " + st.name);
-        }
+        if (v != nullptr) return Status::SqlError("use DROP VIEW to delete view " + st.name);
         if (st.if_exists) return Status::OK();
-        return Status::SqlError("no such table: " + st.name);
+        return Status::SqlError("no such table: " + shown);
       }
       if (t->root == 1 || Reserved(t->name)) {
         return Status::SqlError("table " + t->name + " may not be dropped");
       }
-      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, t->triggers));
+      BTree& tree = *trees.of(t->db);
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(trees, t->triggers));
       for (const catalog::IndexInfo* ix : t->indexes) {
         ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
         ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, ix->name));
@@ -211,32 +289,30 @@ Status Drop(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st)
       return RemoveSchemaEntry(tree, t->name);
     }
     case sql::DropStmt::Kind::kIndex: {
-      const catalog::IndexInfo* ix = schema.FindIndex(st.name);
+      const catalog::IndexInfo* ix = known ? schema.FindIndex(st.name, in) : nullptr;
       if (ix == nullptr) {
         if (st.if_exists) return Status::OK();
-        return Status::SqlError("no such index: " + st.name);
+        return Status::SqlError("no such index: " + shown);
       }
       if (ix->automatic) {
         return Status::SqlError(
             "index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped");
       }
+      BTree& tree = *trees.of(ix->db);
       ENGINE_RETURN_IF_ERROR(tree.DropTree(ix->root));
       return RemoveSchemaEntry(tree, ix->name);
     }
     case sql::DropStmt::Kind::kView: {
-      const catalog::ViewInfo* v = schema.FindView(st.name);
       if (v == nullptr) {
-        if (schema.FindTable(st.name) != nullptr) {
-          return Status::SqlError("use DROP TABLE to delete table " + st.name);
-        }
+        if (t != nullptr) return Status::SqlError("use DROP TABLE to delete table " + st.name);
         if (st.if_exists) return Status::OK();
-        return Status::SqlError("no such view: " + st.name);
+        return Status::SqlError("no such view: " + shown);
       }
-      ENGINE_RETURN_IF_ERROR(DropTriggersOf(tree, v->triggers));
-      return RemoveSchemaEntry(tree, v->name);
+      ENGINE_RETURN_IF_ERROR(DropTriggersOf(trees, v->triggers));
+      return RemoveSchemaEntry(*trees.of(v->db), v->name);
     }
     case sql::DropStmt::Kind::kTrigger:
-      return DropTrigger(tree, schema, st);
+      break;
   }
   return Status::OK();
 }

@@ -15,7 +15,7 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
       dml_(dml),
       table_(dml->table),
       has_checks_(!dml->checks.empty()),
-      builder_(ctx->tree()->file_format()) {
+      builder_(ctx->tree(dml->table->db)->file_format()) {
   index_cur_.resize(table_->indexes.size());
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     if (table_->columns[c].not_null && static_cast<int>(c) != table_->rowid_alias) {
@@ -62,7 +62,7 @@ DmlRun::~DmlRun() = default;
 Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame* parent) {
   triggers_.reset();
   if (table_->triggers.empty()) return Status::OK();
-  ENGINE_ASSIGN_OR_RETURN(triggers_, TriggerRun::Prepare(schema, ctx_->tree(), *dml_, parent));
+  ENGINE_ASSIGN_OR_RETURN(triggers_, TriggerRun::Prepare(schema, ctx_->trees(), *dml_, parent));
   // A DO UPDATE fires the table's UPDATE triggers, as an UPDATE OR ABORT.
   upsert_triggers_.clear();
   for (const plan::Dml::Upsert& u : dml_->upsert) {
@@ -73,7 +73,7 @@ Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame
       update.table = table_;
       update.sets = u.sets;
       update.conflict = ConflictAction::kAbort;
-      ENGINE_ASSIGN_OR_RETURN(run, TriggerRun::Prepare(schema, ctx_->tree(), update, parent));
+      ENGINE_ASSIGN_OR_RETURN(run, TriggerRun::Prepare(schema, ctx_->trees(), update, parent));
     }
     upsert_triggers_.push_back(std::move(run));
   }
@@ -118,7 +118,7 @@ Status DmlRun::RowidError() const {
 }
 
 BtCursor& DmlRun::TableCursor() {
-  if (!table_cur_) table_cur_.emplace(ctx_->tree(), table_->root);
+  if (!table_cur_) table_cur_.emplace(ctx_->tree(table_->db), table_->root);
   return *table_cur_;
 }
 
@@ -126,7 +126,7 @@ BtCursor& DmlRun::IndexCursor(size_t ix) {
   auto& c = index_cur_[ix];
   if (!c) {
     const catalog::IndexInfo* info = table_->indexes[ix];
-    c.emplace(ctx_->tree(), info->root, info->key_order());
+    c.emplace(ctx_->tree(table_->db), info->root, info->key_order());
   }
   return *c;
 }
@@ -181,8 +181,9 @@ Status DmlRun::InsertIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   auto rec = builder_.Build(key, static_cast<int>(key_.size()));
   // A UNIQUE index's cursor still sits where the conflict probe ended,
   // which is where the key goes.
-  return ctx_->tree()->InsertIndex(table_->indexes[ix]->root, rec, table_->indexes[ix]->key_order(),
-                                   index_cur_[ix] ? &*index_cur_[ix] : nullptr);
+  return ctx_->tree(table_->db)
+      ->InsertIndex(table_->indexes[ix]->root, rec, table_->indexes[ix]->key_order(),
+                    index_cur_[ix] ? &*index_cur_[ix] : nullptr);
 }
 
 Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
@@ -191,7 +192,7 @@ Status DmlRun::DeleteIndexEntry(size_t ix, const Value* vals, int64_t rowid) {
   bool exact = false;
   ENGINE_RETURN_IF_ERROR(cur.seek_index(key, static_cast<int>(key_.size()), SeekOp::kGE, &exact));
   if (!exact) return Status::Corruption("database disk image is malformed");
-  return ctx_->tree()->Delete(&cur);
+  return ctx_->tree(table_->db)->Delete(&cur);
 }
 
 Result<std::optional<int64_t>> DmlRun::UniqueConflict(size_t ix, const Value* vals, int64_t rowid,
@@ -429,7 +430,7 @@ Status DmlRun::DeleteRow(int64_t rowid, bool* deleted) {
     ENGINE_RETURN_IF_ERROR(cur->seek(rowid, &found));
     if (!found) return Status::Corruption("database disk image is malformed");
   }
-  return ctx_->tree()->Delete(cur);
+  return ctx_->tree(table_->db)->Delete(cur);
 }
 
 Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int64_t* rowid_out) {
@@ -488,7 +489,8 @@ Status DmlRun::InsertRow(Value* vals, const Value* rowid_in, bool* skipped, int6
   // The table cursor sits where the rowid check or NewRowid left it: at the
   // insertion point, unless a REPLACE moved it.
   ENGINE_RETURN_IF_ERROR(
-      ctx_->tree()->Insert(table_->root, rowid, rec, table_cur_ ? &*table_cur_ : nullptr));
+      ctx_->tree(table_->db)
+          ->Insert(table_->root, rowid, rec, table_cur_ ? &*table_cur_ : nullptr));
   if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(rowid);
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, rowid));
@@ -663,7 +665,7 @@ ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_r
     BtCursor& cur = TableCursor();
     bool found = false;
     ENGINE_RETURN_IF_ERROR(cur.seek(rowid, &found));
-    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree()->Delete(&cur));
+    if (found) ENGINE_RETURN_IF_ERROR(ctx_->tree(table_->db)->Delete(&cur));
   }
   // A row deleted or moved may have held the largest rowid (an UPSERT's
   // INSERT goes on after it).
@@ -671,7 +673,7 @@ ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_r
   Value* vals = fresh_.mutable_row(0);
   if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
   auto rec = builder_.Build(vals, static_cast<int>(n));
-  ENGINE_RETURN_IF_ERROR(ctx_->tree()->Insert(table_->root, new_rowid, rec, hint));
+  ENGINE_RETURN_IF_ERROR(ctx_->tree(table_->db)->Insert(table_->root, new_rowid, rec, hint));
   if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Integer(new_rowid);
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     if (touched[ix]) ENGINE_RETURN_IF_ERROR(InsertIndexEntry(ix, vals, new_rowid));

@@ -16,8 +16,8 @@ namespace engine::exec {
 using plan::Node;
 using plan::Op;
 
-ExecContext::ExecContext(BTree* tree, const plan::Program* prog)
-    : tree_(tree), prog_(prog), arena_(&base_arena_) {
+ExecContext::ExecContext(Trees trees, const plan::Program* prog)
+    : trees_(trees), prog_(prog), arena_(&base_arena_) {
   sources_.resize(static_cast<size_t>(prog->source_count));
   params_.resize(static_cast<size_t>(prog->parameter_count));
   runs_.resize(prog->selects.size());

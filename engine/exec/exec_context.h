@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/exec/row_store.h"
+#include "engine/exec/trees.h"
 #include "engine/func/aggregates.h"
 #include "engine/func/date_time.h"
 #include "engine/func/value_arena.h"
@@ -165,10 +166,12 @@ class SelectRun {
 
 class ExecContext {
  public:
-  ExecContext(BTree* tree, const plan::Program* prog);
+  ExecContext(Trees trees, const plan::Program* prog);
   ~ExecContext();
 
-  BTree* tree() { return tree_; }
+  // The B-tree that holds `db`'s objects.
+  BTree* tree(catalog::Db db) const { return trees_.of(db); }
+  const Trees& trees() const { return trees_; }
   const plan::Program& prog() const { return *prog_; }
   std::vector<SourceRow>& sources() { return sources_; }
   std::vector<Value>& params() { return params_; }
@@ -207,7 +210,7 @@ class ExecContext {
   Status EvalFunction(const plan::Node& n, Value* out);
   Status EvalInSelect(const plan::Node& n, Value* out);
 
-  BTree* tree_;
+  Trees trees_;
   const plan::Program* prog_;
   std::vector<SourceRow> sources_;
   std::vector<Value> params_;

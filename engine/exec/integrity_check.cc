@@ -237,7 +237,8 @@ class RowChecks {
     plan::Planner planner(schema, &prog_);
     src_ = planner.NewSource();
     ENGINE_RETURN_IF_ERROR(planner.CompileChecks(t, src_, &checks_));
-    ctx_ = std::make_unique<ExecContext>(&tree, &prog_);
+    // Every table checked is of `tree`'s database, whichever it is.
+    ctx_ = std::make_unique<ExecContext>(Trees{&tree, &tree}, &prog_);
     return Status::OK();
   }
   bool active() const { return ctx_ != nullptr; }

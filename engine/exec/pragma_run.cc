@@ -134,12 +134,13 @@ const PragmaDef* FindPragma(std::string_view name) {
   return nullptr;
 }
 
-Status CheckSchemaName(const sql::PragmaStmt& p) {
-  if (p.schema.empty() || EqualsNoCase(p.schema, "main")) return Status::OK();
-  if (EqualsNoCase(p.schema, "temp")) {
-    return Status::NotSupported("the temp schema is not supported");
+// The database "PRAGMA x.name" names: kAny without a qualifier.
+Result<catalog::DbScope> PragmaScope(const sql::PragmaStmt& p) {
+  std::optional<catalog::DbScope> scope = catalog::ScopeOfQualifier(p.schema);
+  if (!scope) {
+    return Status::SqlError("unknown database " + p.schema).WithOffset(static_cast<int>(p.name_at));
   }
-  return Status::SqlError("unknown database " + p.schema).WithOffset(static_cast<int>(p.name_at));
+  return *scope;
 }
 
 std::optional<int64_t> ParseInt(const std::string& s) {
@@ -204,10 +205,11 @@ std::vector<int> PrimaryKeyPositions(const catalog::TableInfo& t) {
   return pos;
 }
 
-Status TableInfo(const catalog::Schema& schema, const std::string& name, bool xinfo, Rows* rows) {
-  const catalog::TableInfo* t = schema.FindTable(name);
+Status TableInfo(const catalog::Schema& schema, catalog::DbScope in, const std::string& name,
+                 bool xinfo, Rows* rows) {
+  const catalog::TableInfo* t = schema.FindTable(name, in);
   if (t == nullptr) {
-    if (const catalog::ViewInfo* v = schema.FindView(name)) {
+    if (const catalog::ViewInfo* v = schema.FindView(name, in)) {
       // sqlite3 answers with the view's result columns and their declared
       // types; nothing else applies to a view.
       ENGINE_ASSIGN_OR_RETURN(std::vector<plan::ViewColumn> cols, plan::ViewColumns(schema, *v));
@@ -237,8 +239,9 @@ Status TableInfo(const catalog::Schema& schema, const std::string& name, bool xi
   return Status::OK();
 }
 
-void IndexList(const catalog::Schema& schema, const std::string& name, Rows* rows) {
-  const catalog::TableInfo* t = schema.FindTable(name);
+void IndexList(const catalog::Schema& schema, catalog::DbScope in, const std::string& name,
+               Rows* rows) {
+  const catalog::TableInfo* t = schema.FindTable(name, in);
   if (t == nullptr) return;
   const std::vector<int> pk = PrimaryKeyPositions(*t);
   size_t npk = 0;
@@ -277,10 +280,11 @@ const char* CollationName(func::Collation c) {
 
 // index_info: the key columns; index_xinfo adds each one's direction and
 // collation, and the rowid that ends every key.
-void IndexInfo(const catalog::Schema& schema, const std::string& name, bool xinfo, Rows* rows) {
-  const catalog::IndexInfo* ix = schema.FindIndex(name);
+void IndexInfo(const catalog::Schema& schema, catalog::DbScope in, const std::string& name,
+               bool xinfo, Rows* rows) {
+  const catalog::IndexInfo* ix = schema.FindIndex(name, in);
   if (ix == nullptr) return;
-  const catalog::TableInfo* t = schema.FindTable(ix->table);
+  const catalog::TableInfo* t = schema.FindTable(ix->table, catalog::ScopeOf(ix->db));
   if (t == nullptr) return;
   for (size_t i = 0; i < ix->columns.size(); ++i) {
     const int c = ix->columns[i];
@@ -333,6 +337,7 @@ bool PragmaBoolean(const std::string& z) {
   return false;
 }
 
+// Of one database: `schema` is its own catalog (main's, or main's temp()).
 Status Integrity(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p, bool quick,
                  bool check_constraints, Rows* rows, PragmaResult* rows_out) {
   IntegrityOptions opts;
@@ -363,25 +368,29 @@ Status Integrity(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
 
 Result<std::vector<std::string>> PragmaColumns(const catalog::Schema& schema,
                                                const sql::PragmaStmt& p) {
-  ENGINE_RETURN_IF_ERROR(CheckSchemaName(p));
+  ENGINE_ASSIGN_OR_RETURN(const catalog::DbScope in, PragmaScope(p));
   const PragmaDef* d = FindPragma(p.name);
   if (d == nullptr) return std::vector<std::string>();
   if (d->pragma == Pragma::kUnsupported) {
     return Status::NotSupported("PRAGMA " + catalog::LowerCase(p.name) + " is not supported");
   }
   if ((d->pragma == Pragma::kIntegrityCheck || d->pragma == Pragma::kQuickCheck) && p.value &&
-      !ParseInt(*p.value) && schema.FindTable(*p.value) == nullptr) {
+      !ParseInt(*p.value) && schema.FindTable(*p.value, in) == nullptr) {
     return Status::SqlError("no such table: " + *p.value);
   }
   return d->columns;
 }
 
-Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p,
+Status RunPragma(const Trees& trees, const catalog::Schema& schema, const sql::PragmaStmt& p,
                  PragmaSettings* settings, PragmaResult* out) {
   out->rows.clear();
   out->text.clear();
   out->after_rows = Status::OK();
-  ENGINE_RETURN_IF_ERROR(CheckSchemaName(p));
+  ENGINE_ASSIGN_OR_RETURN(const catalog::DbScope in, PragmaScope(p));
+  // The pragmas of one database answer for main unless "temp." names temp
+  // (which the caller has made).
+  const bool temp = in == catalog::DbScope::kTemp;
+  BTree& tree = *trees.of(temp ? catalog::Db::kTemp : catalog::Db::kMain);
   const PragmaDef* d = FindPragma(p.name);
   if (d == nullptr) return Status::OK();
   Rows rows(out);
@@ -402,23 +411,26 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
     case Pragma::kTableInfo:
     case Pragma::kTableXinfo:
       if (!p.value) return Status::OK();
-      return TableInfo(schema, arg, d->pragma == Pragma::kTableXinfo, &rows);
+      return TableInfo(schema, in, arg, d->pragma == Pragma::kTableXinfo, &rows);
     case Pragma::kIndexList:
-      if (p.value) IndexList(schema, arg, &rows);
+      if (p.value) IndexList(schema, in, arg, &rows);
       return Status::OK();
     case Pragma::kIndexInfo:
     case Pragma::kIndexXinfo:
-      if (p.value) IndexInfo(schema, arg, d->pragma == Pragma::kIndexXinfo, &rows);
+      if (p.value) IndexInfo(schema, in, arg, d->pragma == Pragma::kIndexXinfo, &rows);
       return Status::OK();
     case Pragma::kDatabaseList: {
-      // An in-memory or temporary database has no file name to show.
-      if (pager.storage_kind() != Env::Kind::kFiles) {
+      // An in-memory or temporary database has no file name to show; temp
+      // is listed once the connection has one, as sqlite3 lists it.
+      const Pager& main = trees.main->pager();
+      if (main.storage_kind() != Env::Kind::kFiles) {
         rows.Add().Int(0).Text("main").Text("");
-        return Status::OK();
+      } else {
+        std::error_code ec;
+        std::filesystem::path abs = std::filesystem::absolute(main.path(), ec);
+        rows.Add().Int(0).Text("main").Text(ec ? main.path() : abs.lexically_normal().string());
       }
-      std::error_code ec;
-      std::filesystem::path abs = std::filesystem::absolute(pager.path(), ec);
-      rows.Add().Int(0).Text("main").Text(ec ? pager.path() : abs.lexically_normal().string());
+      if (trees.temp != nullptr) rows.Add().Int(1).Text("temp").Text("");
       return Status::OK();
     }
     case Pragma::kPageSize:
@@ -453,7 +465,7 @@ Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaSt
     case Pragma::kIntegrityCheck:
     case Pragma::kQuickCheck:
       // Both evaluate CHECK constraints, unless they are being ignored.
-      return Integrity(tree, schema, p, d->pragma == Pragma::kQuickCheck,
+      return Integrity(tree, temp ? *schema.temp() : schema, p, d->pragma == Pragma::kQuickCheck,
                        !settings->ignore_check_constraints, &rows, out);
     case Pragma::kIgnoreCheckConstraints:
       if (p.value) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/catalog/schema.h"
+#include "engine/exec/trees.h"
 #include "engine/sql/ast.h"
 #include "engine/status.h"
 #include "engine/storage/btree.h"
@@ -42,7 +43,7 @@ struct PragmaSettings {
 
 // Runs the pragma inside the caller's read transaction; an assignment to
 // one of `settings` changes it.
-Status RunPragma(BTree& tree, const catalog::Schema& schema, const sql::PragmaStmt& p,
+Status RunPragma(const Trees& trees, const catalog::Schema& schema, const sql::PragmaStmt& p,
                  PragmaSettings* settings, PragmaResult* out);
 
 }  // namespace engine::exec

@@ -1,5 +1,7 @@
 #include "engine/exec/trigger_ddl.h"
 
+#include <optional>
+
 #include "engine/storage/schema_table.h"
 
 namespace engine::exec {
@@ -15,24 +17,28 @@ bool Reserved(const std::string& name) {
 
 }  // namespace
 
-Status CreateTrigger(BTree& tree, const catalog::Schema& schema, const sql::CreateTriggerStmt& st) {
-  if (st.temporary) return Status::NotSupported("TEMP triggers are not supported");
-  if (!st.schema.empty() && !EqualsNoCase(st.schema, "main")) {
-    return Status::SqlError("unknown database " + st.schema);
-  }
-  // sqlite3's order: the table, the name, then what the table may carry.
-  const catalog::TableInfo* table = schema.FindTable(st.table);
-  const catalog::ViewInfo* view = table == nullptr ? schema.FindView(st.table) : nullptr;
-  if ((!st.table_schema.empty() && !EqualsNoCase(st.table_schema, "main")) ||
-      (table == nullptr && view == nullptr)) {
-    return Status::SqlError(
-        "no such table: " + (st.table_schema.empty() ? std::string("main") : st.table_schema) +
-        "." + st.table);
+Status CreateTrigger(BTree& tree, catalog::Db target, const catalog::Schema& schema,
+                     const sql::CreateTriggerStmt& st) {
+  // sqlite3's order: the table, the name, then what the table may carry. A
+  // main trigger sees main's tables only; a TEMP one, any database's.
+  const catalog::DbScope in = catalog::ScopeOf(target);
+  std::optional<catalog::DbScope> table_scope = catalog::ScopeOfQualifier(st.table_schema);
+  if (!table_scope) return Status::SqlError("unknown database " + st.table_schema);
+  const catalog::DbScope look =
+      target == catalog::Db::kMain ? catalog::DbScope::kMain : *table_scope;
+  const catalog::TableInfo* table = schema.FindTable(st.table, look);
+  const catalog::ViewInfo* view = table == nullptr ? schema.FindView(st.table, look) : nullptr;
+  if (table == nullptr && view == nullptr) {
+    return Status::SqlError("no such table: " +
+                            (!st.table_schema.empty()
+                                 ? st.table_schema + "."
+                                 : std::string(target == catalog::Db::kMain ? "main." : "")) +
+                            st.table);
   }
   if (Reserved(st.name)) {
     return Status::SqlError("object name reserved for internal use: " + st.name);
   }
-  if (schema.FindTrigger(st.name) != nullptr) {
+  if (schema.FindTrigger(st.name, in) != nullptr) {
     if (st.if_not_exists) return Status::OK();
     return Status::SqlError("trigger " + st.name + " already exists")
         .WithOffset(static_cast<int>(st.name_at));
@@ -55,18 +61,21 @@ Status CreateTrigger(BTree& tree, const catalog::Schema& schema, const sql::Crea
   return AddSchemaEntry(tree, &e);
 }
 
-Status DropTrigger(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st) {
-  const catalog::TriggerInfo* t = schema.FindTrigger(st.name);
+Status DropTrigger(const Trees& trees, const catalog::Schema& schema, const sql::DropStmt& st) {
+  std::optional<catalog::DbScope> in = catalog::ScopeOfQualifier(st.schema);
+  const catalog::TriggerInfo* t = in ? schema.FindTrigger(st.name, *in) : nullptr;
   if (t == nullptr) {
     if (st.if_exists) return Status::OK();
-    return Status::SqlError("no such trigger: " + st.name);
+    return Status::SqlError("no such trigger: " + (st.schema.empty() ? "" : st.schema + ".") +
+                            st.name);
   }
-  return RemoveSchemaEntry(tree, t->name);
+  return RemoveSchemaEntry(*trees.of(t->db), t->name);
 }
 
-Status DropTriggersOf(BTree& tree, const std::vector<const catalog::TriggerInfo*>& triggers) {
+Status DropTriggersOf(const Trees& trees,
+                      const std::vector<const catalog::TriggerInfo*>& triggers) {
   for (const catalog::TriggerInfo* t : triggers) {
-    ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(tree, t->name));
+    ENGINE_RETURN_IF_ERROR(RemoveSchemaEntry(*trees.of(t->db), t->name));
   }
   return Status::OK();
 }

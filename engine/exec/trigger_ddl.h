@@ -5,15 +5,18 @@
 #pragma once
 
 #include "engine/catalog/schema.h"
+#include "engine/exec/trees.h"
 #include "engine/sql/ast.h"
 #include "engine/status.h"
 #include "engine/storage/btree.h"
 
 namespace engine::exec {
 
-Status CreateTrigger(BTree& tree, const catalog::Schema& schema, const sql::CreateTriggerStmt& st);
-Status DropTrigger(BTree& tree, const catalog::Schema& schema, const sql::DropStmt& st);
-// The triggers of a table or view being dropped.
-Status DropTriggersOf(BTree& tree, const std::vector<const catalog::TriggerInfo*>& triggers);
+// `tree` is `target`'s (CreateTarget in ddl_run.h).
+Status CreateTrigger(BTree& tree, catalog::Db target, const catalog::Schema& schema,
+                     const sql::CreateTriggerStmt& st);
+Status DropTrigger(const Trees& trees, const catalog::Schema& schema, const sql::DropStmt& st);
+// The triggers of a table or view being dropped, each from its database.
+Status DropTriggersOf(const Trees& trees, const std::vector<const catalog::TriggerInfo*>& triggers);
 
 }  // namespace engine::exec

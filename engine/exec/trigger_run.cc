@@ -65,10 +65,11 @@ bool Running(const TriggerFrame* chain, const catalog::TriggerInfo* t) {
 }
 
 // An error of a trigger's text has no place in the firing statement's (no
-// offset), and a body names the tables of the trigger's own schema, as
-// sqlite3 says ("no such table: main.x").
-Status InMainSchema(Status st) {
+// offset), and a main trigger's body names the tables of main, as sqlite3
+// says ("no such table: main.x"); a TEMP trigger's names any database's.
+Status InTriggerSchema(Status st, const catalog::TriggerInfo& info) {
   if (st.ok()) return st;
+  if (info.db == catalog::Db::kTemp) return Status(st).WithOffset(-1);
   const std::string prefix = "no such table: ";
   const std::string& msg = st.message();
   if (msg.rfind(prefix, 0) != 0 || msg.rfind(prefix + "main.", 0) == 0) {
@@ -77,10 +78,14 @@ Status InMainSchema(Status st) {
   return Status::SqlError(prefix + "main." + msg.substr(prefix.size()));
 }
 
+catalog::DbScope BodyScope(const catalog::TriggerInfo& info) {
+  return info.db == catalog::Db::kMain ? catalog::DbScope::kMain : catalog::DbScope::kAny;
+}
+
 }  // namespace
 
-Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* schema, BTree* tree,
-                                                        const plan::Dml& dml,
+Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* schema,
+                                                        const Trees& trees, const plan::Dml& dml,
                                                         const TriggerFrame* parent) {
   const catalog::TableInfo& table = *dml.table;
   const Event event = EventOf(dml.kind);
@@ -107,19 +112,21 @@ Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* s
       p->when_prog = std::make_unique<plan::Program>();
       plan::Planner planner(*schema, p->when_prog.get());
       planner.SetTriggerRow(&table, has_old, has_new);
+      planner.SetDefaultScope(BodyScope(*info));
       auto when = planner.CompileExpr(p->def->ast, ct->when, nullptr);
-      if (!when.ok()) return InMainSchema(when.status());
+      if (!when.ok()) return InTriggerSchema(when.status(), *info);
       p->when = *when;
-      p->when_ctx = std::make_unique<ExecContext>(tree, p->when_prog.get());
+      p->when_ctx = std::make_unique<ExecContext>(trees, p->when_prog.get());
     }
     for (const std::string& text : ct->body) {
       Step step;
       auto parsed = sql::ParseStatement(text);
-      if (!parsed.ok()) return InMainSchema(parsed.status());
+      if (!parsed.ok()) return InTriggerSchema(parsed.status(), *info);
       step.ast = std::make_unique<sql::Statement>(std::move(*parsed));
       step.prog = std::make_unique<plan::Program>();
       plan::Planner planner(*schema, step.prog.get());
       planner.SetTriggerRow(&table, has_old, has_new);
+      planner.SetDefaultScope(BodyScope(*info));
       const sql::Statement& st = *step.ast;
       Status planned;
       if (const auto* sel = st.as<sql::SelectStmt>()) {
@@ -133,12 +140,12 @@ Result<std::unique_ptr<TriggerRun>> TriggerRun::Prepare(const catalog::Schema* s
       } else {
         planned = Status::SqlError("malformed trigger " + info->name);
       }
-      ENGINE_RETURN_IF_ERROR(InMainSchema(planned));
+      ENGINE_RETURN_IF_ERROR(InTriggerSchema(planned, *info));
       // The statement's OR clause overrides the body's own, as in SQLite.
       if (step.prog->dml && dml.conflict != sql::ConflictAction::kDefault) {
         step.prog->dml->conflict = dml.conflict;
       }
-      step.ctx = std::make_unique<ExecContext>(tree, step.prog.get());
+      step.ctx = std::make_unique<ExecContext>(trees, step.prog.get());
       if (step.prog->dml) step.dml = std::make_unique<DmlRun>(step.ctx.get(), step.prog->dml.get());
       p->steps.push_back(std::move(step));
     }

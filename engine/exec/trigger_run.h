@@ -17,6 +17,7 @@
 
 #include "engine/catalog/schema.h"
 #include "engine/exec/row_store.h"
+#include "engine/exec/trees.h"
 #include "engine/planner/plan.h"
 #include "engine/sql/ast.h"
 #include "engine/status.h"
@@ -43,8 +44,8 @@ class TriggerRun {
   // The triggers `dml` fires on its table, planned; null when it fires none.
   // Errors are the body's, as sqlite3 reports them when preparing the
   // statement ("no such column: new.x").
-  static Result<std::unique_ptr<TriggerRun>> Prepare(const catalog::Schema* schema, BTree* tree,
-                                                     const plan::Dml& dml,
+  static Result<std::unique_ptr<TriggerRun>> Prepare(const catalog::Schema* schema,
+                                                     const Trees& trees, const plan::Dml& dml,
                                                      const TriggerFrame* parent);
   ~TriggerRun();
 

@@ -44,10 +44,10 @@ class Explainer {
               break;
           }
         }
-        Core(s.cores[i], Add(compound, what));
+        Core(s.cores[i], Add(compound, what), index);
       }
     } else {
-      Core(s.cores[0], parent);
+      Core(s.cores[0], parent, index);
     }
     if (s.sort_needed) Add(parent, "USE TEMP B-TREE FOR ORDER BY");
   }
@@ -60,7 +60,8 @@ class Explainer {
     return next_id_++;
   }
 
-  void Core(const plan::Core& core, int parent) {
+  // `select`: the index of the SELECT the core is of.
+  void Core(const plan::Core& core, int parent, int select) {
     if (core.values) {
       Add(parent, "SCAN " + std::to_string(core.value_rows.size()) + "-ROW VALUES CLAUSE");
       return;
@@ -95,10 +96,13 @@ class Explainer {
     }
     if (core.aggregate && !core.group_by.empty()) Add(parent, "USE TEMP B-TREE FOR GROUP BY");
     if (core.distinct) Add(parent, "USE TEMP B-TREE FOR DISTINCT");
-    // Subqueries whose nodes belong to this core are listed after it.
+    // The subqueries of this SELECT's expressions are listed after its
+    // (first) core; one planned outside any SELECT goes with the first.
     for (size_t i = 1; i < prog_.selects.size(); ++i) {
       if (listed_.size() <= i) listed_.resize(i + 1, false);
       if (listed_[i] || kind_[i].empty()) continue;
+      const int owner = prog_.selects[i].parent;
+      if (owner >= 0 && owner != select) continue;
       listed_[i] = true;
       const plan::Select& s = prog_.selects[i];
       const int sub =

@@ -205,6 +205,9 @@ struct Select {
   std::vector<CollationOf> collations;
   std::vector<std::string> aliases;  // AS names ("" when none), for ORDER BY
   bool correlated = false;           // refers to a source of an enclosing query
+  // The SELECT being planned when this one was (whose expressions hold it,
+  // for a subquery expression); -1 for the statement's own.
+  int parent = -1;
   // Materialised rows take the columns' affinities, as the ephemeral table
   // does where SQLite materialises a CTE (MATERIALIZED, or read twice).
   bool store_affinity = false;
@@ -308,6 +311,9 @@ struct Program {
   std::vector<std::vector<func::Collation>> case_collations;
   std::unique_ptr<Dml> dml;
   std::vector<WindowStage> windows;  // by Level::window
+  // It names an object of the temp database: the connection makes that
+  // database before it runs the plan (until then its catalog is empty).
+  bool uses_temp = false;
 
   const Node& node(int32_t i) const { return nodes[static_cast<size_t>(i)]; }
 };

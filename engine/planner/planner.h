@@ -68,6 +68,10 @@ class Planner {
   // parameters (OLD at 0..n, NEW at n+1..2n+1 for n columns, each block's
   // last slot the rowid) and RAISE() is allowed.
   void SetTriggerRow(const catalog::TableInfo* table, bool has_old, bool has_new);
+  // Where names without a qualifier are looked up: temp, then main (kAny),
+  // except in the body of a main trigger (kMain), whose objects SQLite
+  // resolves in the trigger's own database.
+  void SetDefaultScope(catalog::DbScope scope) { default_scope_ = scope; }
   // The CHECK constraints of `t`, compiled against its row as source `src`,
   // into *out in declaration order (planner_check.cc).
   Status CompileChecks(const catalog::TableInfo& t, int src, std::vector<CheckPlan>* out);
@@ -246,6 +250,18 @@ class Planner {
   std::vector<std::vector<bool>> used_;                 // by source: columns read; last slot: rowid
   std::vector<std::unique_ptr<sql::Statement>> views_;  // parsed views, alive while planning
   int view_depth_ = 0;
+  int planning_select_ = -1;  // the SELECT PlanSelectBody is inside (Select::parent)
+  // kMain inside a main view's or trigger's body (SetDefaultScope).
+  catalog::DbScope default_scope_ = catalog::DbScope::kAny;
+  // The scope a FROM item's or DML target's qualifier names (the default
+  // scope without one), or sqlite3's "no such table: q.name".
+  Result<catalog::DbScope> ScopeOfRef(const std::string& qualifier, const std::string& name) const;
+  // Notes that the plan reads or writes the temp database (Program::uses_temp).
+  template <typename T>
+  const T* Used(const T* object) {
+    if (object != nullptr && object->db == catalog::Db::kTemp) prog_->uses_temp = true;
+    return object;
+  }
   bool in_check_ = false;  // compiling a CHECK: no subqueries, no parameters
   const catalog::TableInfo* trigger_table_ = nullptr;  // see SetTriggerRow
   bool trigger_old_ = false;

@@ -19,15 +19,13 @@ bool IsRowidName(std::string_view n) {
 
 Result<const catalog::TableInfo*> Planner::WritableTable(const std::string& schema,
                                                          const std::string& name) {
-  if (!schema.empty() && !EqualsNoCase(schema, "main")) {
-    return Status::SqlError("no such table: " + schema + "." + name);
-  }
-  const catalog::TableInfo* t = schema_.FindTable(name);
+  ENGINE_ASSIGN_OR_RETURN(const catalog::DbScope scope, ScopeOfRef(schema, name));
+  const catalog::TableInfo* t = Used(schema_.FindTable(name, scope));
   if (t == nullptr) {
-    if (schema_.FindView(name) != nullptr) {
+    if (schema_.FindView(name, scope) != nullptr) {
       return Status::SqlError("cannot modify " + name + " because it is a view");
     }
-    return Status::SqlError("no such table: " + name);
+    return Status::SqlError("no such table: " + (schema.empty() ? "" : schema + ".") + name);
   }
   if (t->root == 1) return Status::SqlError("table " + t->name + " may not be modified");
   if (t->without_rowid) return Status::NotSupported("WITHOUT ROWID tables are not supported");

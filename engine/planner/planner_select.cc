@@ -157,15 +157,13 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
     item.name = ref.alias;
     level.display = ref.alias.empty() ? "(subquery)" : ref.alias;
   } else {
-    if (!ref.schema.empty() && !EqualsNoCase(ref.schema, "main")) {
-      return Status::SqlError("no such table: " + ref.schema + "." + ref.name);
-    }
+    ENGINE_ASSIGN_OR_RETURN(const catalog::DbScope scope, ScopeOfRef(ref.schema, ref.name));
     const catalog::TableInfo* t = nullptr;
     bool cte = false;
     if (ref.schema.empty()) {
       ENGINE_ASSIGN_OR_RETURN(cte, ResolveCte(ref, &bind->scope, &item, &level));
     }
-    if (!cte) t = schema_.FindTable(ref.name);
+    if (!cte) t = Used(schema_.FindTable(ref.name, scope));
     if (cte) {
       // A common table expression shadows a table or view of its name.
     } else if (t != nullptr) {
@@ -173,9 +171,12 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       item.schema_object = true;
       item.name = ref.alias.empty() ? t->name : ref.alias;
       level.table = t;
-      level.display = ref.alias.empty() ? t->name : ref.alias;
+      // sqlite3 shows a qualified name as written ("SCAN main.t").
+      level.display = !ref.alias.empty()   ? ref.alias
+                      : ref.schema.empty() ? t->name
+                                           : ref.schema + "." + t->name;
       ENGINE_RETURN_IF_ERROR(ApplyIndexHint(t, ref.indexed_by, ref.not_indexed, &level));
-    } else if (const catalog::ViewInfo* v = schema_.FindView(ref.name)) {
+    } else if (const catalog::ViewInfo* v = Used(schema_.FindView(ref.name, scope))) {
       if (view_depth_ > 32) return Status::SqlError("view " + v->name + " is circularly defined");
       // Errors inside the view's own text have no place in the statement's.
       auto parsed = sql::ParseStatement(v->sql);
@@ -188,7 +189,11 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       // The statement's CTEs are not visible inside the view.
       const int ctes = cte_top_;
       cte_top_ = -1;
+      // A main view's body names main's objects only; a TEMP view's, any.
+      const catalog::DbScope outer_scope = default_scope_;
+      if (v->db == catalog::Db::kMain) default_scope_ = catalog::DbScope::kMain;
       Result<int> sel = PlanSelect(vs.ast, cv->select, nullptr);
+      default_scope_ = outer_scope;
       cte_top_ = ctes;
       --view_depth_;
       if (!sel.ok()) return Status(sel.status()).WithOffset(-1);
@@ -208,10 +213,12 @@ Status Planner::AddFromItem(const sql::Ast& ast, const sql::TableRef& ref, sql::
       level.access = Access::kSubquery;
       level.display = item.name;
     } else {
-      // A view's body names the tables of its own schema: sqlite3 says so.
+      // A main view's or trigger's body names the tables of main: sqlite3 says so.
       return Status::SqlError(
           "no such table: " +
-          (!ref.schema.empty() ? ref.schema + "." : std::string(view_depth_ > 0 ? "main." : "")) +
+          (!ref.schema.empty()
+               ? ref.schema + "."
+               : std::string(default_scope_ == catalog::DbScope::kMain ? "main." : "")) +
           ref.name);
     }
   }
@@ -479,6 +486,13 @@ Result<int> Planner::PlanSelectBody(const sql::Ast& ast, const sql::Select& s, c
   const int index = static_cast<int>(prog_->selects.size());
   prog_->selects.emplace_back();
   Select* out = &prog_->selects.back();
+  out->parent = planning_select_;
+  struct Restore {
+    int* slot;
+    int saved;
+    ~Restore() { *slot = saved; }
+  } restore{&planning_select_, planning_select_};
+  planning_select_ = index;
   if (s.cores.empty()) return Status::SqlError("empty SELECT");
   out->cores.reserve(s.cores.size());
   out->ops = s.ops;
@@ -661,11 +675,19 @@ void Planner::FinishCore(Core* core, const CoreBinding& bind) {
   }
 }
 
+Result<catalog::DbScope> Planner::ScopeOfRef(const std::string& qualifier,
+                                             const std::string& name) const {
+  if (qualifier.empty()) return default_scope_;
+  std::optional<catalog::DbScope> scope = catalog::ScopeOfQualifier(qualifier);
+  if (!scope) return Status::SqlError("no such table: " + qualifier + "." + name);
+  return *scope;
+}
+
 Status Planner::ApplyIndexHint(const catalog::TableInfo* t, const std::string& indexed_by,
                                bool not_indexed, Level* level) {
   level->not_indexed = not_indexed;
   if (indexed_by.empty()) return Status::OK();
-  const catalog::IndexInfo* ix = schema_.FindIndex(indexed_by);
+  const catalog::IndexInfo* ix = schema_.FindIndex(indexed_by, catalog::ScopeOf(t->db));
   if (ix == nullptr || !EqualsNoCase(ix->table, t->name)) {
     return Status::SqlError("no such index: " + indexed_by);
   }

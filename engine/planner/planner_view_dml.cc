@@ -27,6 +27,7 @@ Result<std::unique_ptr<catalog::TableInfo>> ViewTable(const catalog::Schema& sch
     ci.type = c.type;
     t->columns.push_back(std::move(ci));
   }
+  t->db = v.db;
   t->triggers = v.triggers;
   return t;
 }
@@ -35,9 +36,10 @@ Result<std::unique_ptr<catalog::TableInfo>> ViewTable(const catalog::Schema& sch
 
 const catalog::ViewInfo* Planner::InsteadOfView(const std::string& schema, const std::string& name,
                                                 Event event) const {
-  if (!schema.empty() && !EqualsNoCase(schema, "main")) return nullptr;
-  if (schema_.FindTable(name) != nullptr) return nullptr;
-  const catalog::ViewInfo* v = schema_.FindView(name);
+  Result<catalog::DbScope> scope = ScopeOfRef(schema, name);
+  if (!scope.ok()) return nullptr;  // WritableTable reports it
+  if (schema_.FindTable(name, *scope) != nullptr) return nullptr;
+  const catalog::ViewInfo* v = schema_.FindView(name, *scope);
   if (v == nullptr) return nullptr;
   for (const catalog::TriggerInfo* t : v->triggers) {
     if (t->event == event && t->timing == sql::CreateTriggerStmt::Timing::kInsteadOf) return v;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/shell/error_report.h"
+#include "engine/shell/query_plan.h"
 
 namespace engine::shell {
 
@@ -103,6 +104,9 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
     }
     if (!*stmt) break;
     Statement& s = **stmt;
+    // sqlite3 draws a query plan as a tree once all its rows are in.
+    const bool plan = s.explains_query_plan();
+    std::vector<QueryPlanRow> plan_rows;
     for (;;) {
       auto r = s.Step();
       if (!r.ok()) {
@@ -111,6 +115,10 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
         return false;
       }
       if (!*r) break;
+      if (plan) {
+        plan_rows.push_back({s.column_int(0), s.column_int(1), std::string(s.column_text(3))});
+        continue;
+      }
       line_buf.clear();
       for (int i = 0; i < s.column_count(); ++i) {
         if (i > 0) line_buf += '|';
@@ -123,6 +131,7 @@ bool Shell::RunChunk(std::string_view sql, int first_line, bool command_mode, in
       line_buf += '\n';
       out_ << line_buf;
     }
+    if (plan) out_ << RenderQueryPlan(plan_rows);
     if (tail == 0) break;
     pos += tail;
   }

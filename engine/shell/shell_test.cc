@@ -306,14 +306,154 @@ TEST_F(ShellTest, ErrorContextMatchesInCommandMode) {
   });
 }
 
+// TEMP tables, views, indexes and triggers beside main's: shadowing, the
+// "temp."/"main." qualifiers, sqlite_temp_schema, triggers across the two
+// databases and the order they fire in, DROP, PRAGMAs, rollback, the errors
+// for what may not be qualified; and EXPLAIN QUERY PLAN drawn as sqlite3
+// draws it.
+TEST_F(ShellTest, TempSchemaMatchesSqlite3) {
+  ExpectSameAsSqlite3InMemory(R"sql(create table t(a);
+insert into t values(1);
+create temp table t(b);
+insert into t values(2);
+select * from t;
+select * from main.t;
+select * from temp.t;
+create table t(c);
+create temp table t(c);
+create temp table u(x);
+create table u(y);
+insert into main.u values(100);
+select * from u;
+select * from main.u;
+select type,name,tbl_name,rootpage,sql from sqlite_temp_master;
+select type,name,tbl_name,rootpage,sql from temp.sqlite_master;
+select type,name from temp.sqlite_schema;
+select type,name from sqlite_temp_schema;
+select type,name from sqlite_master;
+create temp view v as select * from main.t;
+select * from v;
+create view v3 as select * from u;
+select * from v3;
+create index i on u(x);
+create index temp.j on u(x);
+select type,name,tbl_name from sqlite_temp_master order by name;
+create temp trigger tr after insert on main.t begin insert into u values(new.a*10); end;
+insert into main.t values(5);
+select * from temp.u;
+create trigger tr2 after insert on u begin select 1; end;
+select type,name from sqlite_temp_master where type='trigger' order by name;
+drop table t;
+select * from t;
+drop table t;
+select * from t;
+pragma table_info(u);
+pragma temp.table_info(u);
+pragma main.table_info(u);
+create table temp.w(q);
+create temp table main.w2(q);
+select * from nosuch.t;
+create temp view tv as select * from nosuch;
+select * from tv;
+create view mv as select * from nosuch2;
+select * from mv;
+create temp view main.x as select 1;
+create view temp.y as select 1;
+select * from temp.y;
+create table m(a);
+create temp table tt(b);
+create trigger trx before insert on temp.tt begin select 1; end;
+create trigger main.tr3 before insert on tt begin select 1; end;
+create trigger tr4 before insert on m begin insert into tt values(new.a); end;
+create temp trigger tr5 before insert on m begin insert into tt values(new.a+100); end;
+insert into m values(1);
+select * from tt;
+drop trigger tr4;
+insert into m values(2);
+select * from tt;
+drop trigger tr5;
+drop trigger temp.trx;
+drop table temp.m;
+drop table main.tt;
+drop index temp.nosuch;
+create index temp.ix on m(a);
+create index main.ix2 on tt(b);
+select name from main.sqlite_temp_master;
+select name from temp.sqlite_temp_master order by 1;
+begin; create temp table r(x); insert into r values(1); rollback;
+select * from r;
+begin; insert into tt values(7); rollback;
+select * from tt;
+begin; insert into tt values(8); insert into m values(3); commit;
+select * from tt;
+select * from m;
+create temp table s(x unique);
+insert into s values(1);
+insert into s values(1);
+begin;
+insert into s values(2);
+insert into s values(1);
+insert into s values(3);
+commit;
+select * from s;
+create table log(x);
+create trigger m1 after insert on m begin insert into log values('m1'); end;
+create temp trigger t1 after insert on m begin insert into log values('t1'); end;
+create trigger m2 after insert on m begin insert into log values('m2'); end;
+create temp trigger t2 after insert on m begin insert into log values('t2'); end;
+insert into m values(4);
+select group_concat(x) from log;
+drop table m;
+select name from sqlite_temp_master order by 1;
+create temp trigger x after insert on nosuch begin select 1; end;
+create temp table tq(a);
+create trigger main.xx after insert on temp.tq begin select 1; end;
+create table mq(a);
+create trigger xy after insert on temp.mq begin select 1; end;
+create temp trigger main.xz after insert on mq begin select 1; end;
+create temp view tv2 as select * from tq;
+create view mv2 as select * from mq;
+create temp trigger ti instead of insert on mv2 begin insert into tq values(new.a); end;
+insert into mv2 values(9);
+select * from tq;
+update temp.tq set a = a + 1;
+delete from tq where a = 10;
+select count(*) from tq;
+insert into tq select 5 union all select 6;
+select * from tq, mq where tq.a = mq.a;
+insert into mq values(6);
+select * from tq, mq where tq.a = mq.a;
+select * from tv2 order by a;
+drop view tv2;
+drop view temp.nosuch;
+drop view temp.tq;
+select * from tv2;
+create temp table big(k integer primary key, v text);
+insert into big with recursive c(i) as (select 1 union all select i+1 from c where i<3000) select i, 'x' || i from c;
+select count(*), sum(k), max(v) from big;
+create index bigv on big(v);
+select k from big where v = 'x2999';
+select * from temp.sqlite_master where type='index' order by name;
+pragma database_list;
+pragma temp.integrity_check;
+pragma temp.index_list(big);
+pragma index_list(big);
+pragma main.index_list(big);
+explain query plan select * from big where v = 'x7';
+create table pa(x); create table pb(y); create table pc(z);
+explain query plan select * from pa where x in (select y from pb) and exists (select 1 from pc where z = x);
+explain query plan select * from main.pa, temp.big where big.v = pa.x;
+)sql");
+}
+
 // A script against :memory:: output, errors, transactions, statement undo
 // and the pragmas that describe the database, as sqlite3 prints them.
 TEST_F(ShellTest, InMemoryDatabaseMatchesSqlite3) {
   ExpectSameAsSqlite3InMemory(
       "CREATE TABLE t(k INTEGER PRIMARY KEY, v TEXT UNIQUE);\n"
       "INSERT INTO t VALUES (1, 'one'), (2, 'two');\n"
-      // Before anything that makes sqlite3 open its TEMP schema (listed as
-      // "1|temp|"), which the engine does not have.
+      // Before anything that makes sqlite3 open its temp database (listed
+      // as "1|temp|"), which the engine opens only for TEMP objects.
       "PRAGMA database_list;\n"
       "BEGIN;\n"
       "INSERT INTO t VALUES (3, 'three');\n"

@@ -321,7 +321,7 @@ Status Parser::ParseCreateTable(Statement& st, bool temporary) {
       } while (Accept(TokenKind::kComma));
     }
   }
-  table.schema_sql = SchemaSql("TABLE", name_offset);
+  table.schema_sql = SchemaSql("TABLE", table.name_at);  // sqlite3 stores no qualifier
   st.body = std::move(table);
   return Status::OK();
 }
@@ -330,7 +330,7 @@ Status Parser::ParseCreateIndex(Statement& st, bool unique) {
   CreateIndexStmt index;
   index.unique = unique;
   ENGINE_RETURN_IF_ERROR(ParseIfNotExists(index.if_not_exists));
-  const uint32_t name_offset = Peek().offset;
+  const uint32_t name_offset = PeekIs(TokenKind::kDot, 1) ? Peek(2).offset : Peek().offset;
   ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
   index.schema = std::move(name.first);
   index.name = std::move(name.second);
@@ -358,7 +358,7 @@ Status Parser::ParseCreateView(Statement& st, bool temporary) {
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kAs));
   if (!AtSelectStart()) return ErrorNear();
   ENGINE_ASSIGN_OR_RETURN(view.select, ParseSelect());
-  view.schema_sql = SchemaSql("VIEW", name_offset);
+  view.schema_sql = SchemaSql("VIEW", view.name_at);
   st.body = std::move(view);
   return Status::OK();
 }

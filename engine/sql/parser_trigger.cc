@@ -109,7 +109,7 @@ Status Parser::ParseCreateTrigger(Statement& st, bool temporary) {
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kSemicolon));
   } while (!PeekIs(TokenKind::kEnd));
   ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kEnd));
-  trig.schema_sql = SchemaSql("TRIGGER", name_offset);
+  trig.schema_sql = SchemaSql("TRIGGER", trig.name_at);
   st.body = std::move(trig);
   return Status::OK();
 }

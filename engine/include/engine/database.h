@@ -22,7 +22,8 @@ class Schema;
 }
 namespace exec {
 struct PragmaSettings;
-}
+struct Trees;
+}  // namespace exec
 
 class Database {
  public:
@@ -74,15 +75,29 @@ class Database {
   Status Begin(bool immediate);
   Status Commit();
   Status Rollback();
+  // The temp database (TEMP tables, views, triggers), made in memory on
+  // first use in the transaction state main is in. Until then a connection
+  // pays nothing for it.
+  Status EnsureTemp();
+  exec::Trees trees() const;
+  // `op` on main, then on temp when there is one: the two move through
+  // their transactions together. The first error is returned.
+  template <typename Op>
+  Status OnEachTree(Op op);
+  Status RollbackEach();
 
   // The Env of an in-memory or temporary database, which holds its bytes
   // (null for a file): declared first, so that it outlives the tree.
   std::unique_ptr<Env> env_;
   std::unique_ptr<BTree> tree_;
+  std::unique_ptr<Env> temp_env_;  // before temp_tree_, as env_ before tree_
+  std::unique_ptr<BTree> temp_tree_;
   std::unique_ptr<catalog::Schema> schema_;
   // Earlier catalogs stay alive: a running statement's plan may still point at them.
   std::vector<std::unique_ptr<catalog::Schema>> old_schemas_;
   uint32_t schema_cookie_ = 0;
+  uint32_t temp_cookie_ = 0;   // temp's, when there is one
+  bool in_statement_ = false;  // a statement savepoint is open (explicit transaction)
   uint64_t schema_generation_ = 0;
   bool explicit_txn_ = false;
   int readers_ = 0;

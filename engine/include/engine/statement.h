@@ -63,6 +63,8 @@ class Statement {
   const std::string& sql() const;
   // Whether the statement only reads (SELECT, EXPLAIN).
   bool read_only() const;
+  // EXPLAIN QUERY PLAN: its rows are (id, parent, notused, detail).
+  bool explains_query_plan() const;
 
  private:
   friend class Database;
