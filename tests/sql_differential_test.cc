@@ -1289,9 +1289,14 @@ class Generator {
     for (char ch : copy) h = (h ^ static_cast<uint8_t>(ch)) * 16777619u;  // FNV-1a
     Generator checks(h);
     const bool with_checks = checks.Chance(60);
+    // Some copies, or only their logs, are TEMP tables (drawn from `checks`
+    // too, so the main sequence stays as it was): a TEMP trigger on a main
+    // copy writes a TEMP log, and a trigger on a TEMP copy is TEMP itself.
+    const bool temp_copy = checks.Chance(25);
+    const bool temp_log = temp_copy || checks.Chance(20);
     std::vector<std::string> names;
-    std::string create = "CREATE TABLE " + copy + "(id INTEGER PRIMARY KEY" +
-                         (Chance(40) ? Pick(kOn) : std::string());
+    std::string create = std::string(temp_copy ? "CREATE TEMP TABLE " : "CREATE TABLE ") + copy +
+                         "(id INTEGER PRIMARY KEY" + (Chance(40) ? Pick(kOn) : std::string());
     for (size_t c = 1; c < nc; ++c) {
       const std::string& col = src.cols[c].name;
       names.push_back(col);
@@ -1309,16 +1314,17 @@ class Generator {
       create += ", UNIQUE(" + src.cols[1].name + ", " + src.cols[2].name + ")" + Pick(kOn);
     }
     if (with_checks && !names.empty()) create += checks.TableChecks(names, copy);
-    std::vector<std::string> out = {create + ")",
-                                    "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name,
-                                    "CREATE TABLE " + copy + "_log(k, v, w)"};
+    std::vector<std::string> out = {
+        create + ")", "INSERT OR IGNORE INTO " + copy + " SELECT * FROM " + src.name,
+        std::string(temp_log ? "CREATE TEMP TABLE " : "CREATE TABLE ") + copy + "_log(k, v, w)"};
     // Triggers on the copy: they log, write the copy itself, or RAISE.
     const int ntrig = Chance(40) ? Int(1, 3) : 0;
     for (int i = 0; i < ntrig; ++i) {
       const std::string event = Pick(std::vector<std::string>{"INSERT", "UPDATE", "DELETE"});
       const std::string row = event == "DELETE" ? "old" : "new";
       const std::string col = src.cols[static_cast<size_t>(Int(1, static_cast<int>(nc) - 1))].name;
-      std::string t = "CREATE TRIGGER " + copy + "_tr" + std::to_string(i) + " " +
+      std::string t = std::string(temp_log ? "CREATE TEMP TRIGGER " : "CREATE TRIGGER ") + copy +
+                      "_tr" + std::to_string(i) + " " +
                       Pick(std::vector<std::string>{"BEFORE", "AFTER"}) + " " + event;
       if (event == "UPDATE" && Chance(30)) t += " OF " + col;
       t += " ON " + copy;
@@ -1668,6 +1674,7 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   int queries = 0, ordered = 0, ordered_rows = 0, mismatches = 0, both_errors = 0;
   int conflict_scripts = 0;
   int check_scripts = 0;   // conflict scripts whose table has CHECK constraints
+  int temp_scripts = 0;    // conflict scripts with a TEMP table (the copy or its log)
   int check_failures = 0;  // their statements that sqlite3 failed on one
   int loose = 0;           // queries whose text ties compare under NOCASE and RTRIM at once
   for (int s = 0; s < schemas; ++s) {
@@ -1706,6 +1713,7 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
         const std::string copy = "x" + std::to_string(q);
         const std::vector<std::string> script = gen.ConflictDml(tables, copy);
         check_scripts += script[0].find("CHECK(") != std::string::npos;
+        temp_scripts += script[2].find("TEMP") != std::string::npos;
         for (const std::string& stmt : script) {
           const Outcome want = RunSqlite(sdb, stmt);
           const Outcome got = RunEngine(edb->get(), stmt);
@@ -1816,10 +1824,11 @@ TEST(SqlDifferentialTest, RandomQueriesMatchSqlite) {
   }
   std::printf(
       "%d queries (%d checked in order, %d of them with 2+ rows; %d failed on both; %d "
-      "conflict-clause DML scripts, %d with CHECK constraints, %d statements failing one; %d "
-      "over collated text, its ties compared loosely), %d mismatches, seeds %u..%u\n",
+      "conflict-clause DML scripts, %d with CHECK constraints, %d statements failing one, %d "
+      "with TEMP tables; %d over collated text, its ties compared loosely), %d mismatches, seeds "
+      "%u..%u\n",
       queries, ordered, ordered_rows, both_errors, conflict_scripts, check_scripts, check_failures,
-      loose, mismatches, base_seed, base_seed + static_cast<uint32_t>(schemas) - 1);
+      temp_scripts, loose, mismatches, base_seed, base_seed + static_cast<uint32_t>(schemas) - 1);
   EXPECT_GE(queries, std::min(20000, schemas * kQueriesPerSchema));
   EXPECT_LE(both_errors, queries / 20) << "the generator writes too much invalid SQL";
   EXPECT_EQ(mismatches, 0) << "of " << queries << " queries (" << both_errors << " failed on both)";

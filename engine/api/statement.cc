@@ -206,55 +206,46 @@ Status Statement::RunOnce() {
   Database::OnConstraint on_constraint = Database::OnConstraint::kUndoStatement;
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
-  // The database a CREATE writes into, made first when it is temp.
-  catalog::Db target = catalog::Db::kMain;
-  if (st.ok() && kind_ != Kind::kDml && kind_ != Kind::kDrop) {
-    Result<catalog::Db> t = exec::CreateTarget(*ast_, *db_->schema_);
-    st = t.status();
-    if (t.ok()) target = *t;
-    if (st.ok() && target == catalog::Db::kTemp) st = db_->EnsureTemp();
-  }
-  if (st.ok()) {
-    const catalog::Schema& schema = *db_->schema_;
-    BTree& tree = *db_->trees().of(target);
-    switch (kind_) {
-      case Kind::kDml: {
-        ctx_->NewExecution();
-        ctx_->params() = binds_;
-        int64_t changes = 0;
-        int64_t last = db_->last_insert_rowid_;
-        st = dml_->Execute(&changes, &last);
-        // As sqlite3: rows an error undoes count for nothing, those OR FAIL
-        // keeps do; the last rowid inserted stays even when undone.
-        if (!st.ok()) on_constraint = OnConstraintOf(dml_->failed_action());
-        db_->changes_ =
-            st.ok() || (st.IsConstraint() && on_constraint == Database::OnConstraint::kKeepChanges)
-                ? changes
-                : 0;
-        db_->last_insert_rowid_ = last;
-        break;
-      }
-      case Kind::kCreateTable:
-        st = exec::CreateTable(tree, target, schema, *ast_->as<sql::CreateTableStmt>(), ast_->ast);
-        break;
-      case Kind::kCreateIndex:
-        st = exec::CreateIndex(tree, target, schema, *ast_->as<sql::CreateIndexStmt>());
-        break;
-      case Kind::kCreateView:
-        st = exec::CreateView(tree, target, schema, *ast_->as<sql::CreateViewStmt>());
-        break;
-      case Kind::kCreateTrigger:
-        st = exec::CreateTrigger(tree, target, schema, *ast_->as<sql::CreateTriggerStmt>());
-        break;
-      case Kind::kDrop:
-        st = exec::Drop(db_->trees(), schema, *ast_->as<sql::DropStmt>());
-        break;
-      default:
-        break;
-    }
-    if (st.ok() && kind_ != Kind::kDml) st = db_->ReloadSchema();
+  if (st.ok() && kind_ == Kind::kDml) {
+    ctx_->NewExecution();
+    ctx_->params() = binds_;
+    int64_t changes = 0;
+    int64_t last = db_->last_insert_rowid_;
+    st = dml_->Execute(&changes, &last);
+    // As sqlite3: rows an error undoes count for nothing, those OR FAIL
+    // keeps do; the last rowid inserted stays even when undone.
+    if (!st.ok()) on_constraint = OnConstraintOf(dml_->failed_action());
+    db_->changes_ =
+        st.ok() || (st.IsConstraint() && on_constraint == Database::OnConstraint::kKeepChanges)
+            ? changes
+            : 0;
+    db_->last_insert_rowid_ = last;
+  } else if (st.ok()) {
+    st = RunDdl();
+    if (st.ok()) st = db_->ReloadSchema();
   }
   return db_->EndStatementWrite(st, on_constraint);
+}
+
+Status Statement::RunDdl() {
+  const catalog::Schema& schema = *db_->schema_;
+  if (kind_ == Kind::kDrop) return exec::Drop(db_->trees(), schema, *ast_->as<sql::DropStmt>());
+  // The database a CREATE writes into, made first when it is temp.
+  ENGINE_ASSIGN_OR_RETURN(const catalog::Db target, exec::CreateTarget(*ast_, schema));
+  if (target == catalog::Db::kTemp) ENGINE_RETURN_IF_ERROR(db_->EnsureTemp());
+  BTree& tree = *db_->trees().of(target);
+  switch (kind_) {
+    case Kind::kCreateTable:
+      return exec::CreateTable(tree, target, schema, *ast_->as<sql::CreateTableStmt>(), ast_->ast);
+    case Kind::kCreateIndex:
+      return exec::CreateIndex(tree, target, schema, *ast_->as<sql::CreateIndexStmt>());
+    case Kind::kCreateView:
+      return exec::CreateView(tree, target, schema, *ast_->as<sql::CreateViewStmt>());
+    case Kind::kCreateTrigger:
+      return exec::CreateTrigger(tree, target, schema, *ast_->as<sql::CreateTriggerStmt>());
+    default:
+      return Status::OK();
+  }
 }
 
 Status Statement::StartPragma() {

@@ -80,10 +80,20 @@ class Database {
   // pays nothing for it.
   Status EnsureTemp();
   exec::Trees trees() const;
-  // `op` on main, then on temp when there is one: the two move through
-  // their transactions together. The first error is returned.
-  template <typename Op>
-  Status OnEachTree(Op op);
+  // A transaction step on main, then on temp when there is one: the two
+  // move through their transactions together. The first error is returned.
+  enum class TreeOp : uint8_t {
+    kBeginRead,
+    kEndRead,
+    kBeginWrite,
+    kCommit,
+    kBeginStatement,
+    kEndStatement,
+    kRollbackStatement
+  };
+  Status OnEachTree(TreeOp op);
+  static Status Step(BTree& t, TreeOp op);
+  [[gnu::noinline, gnu::cold]] Status TempStep(TreeOp op);
   Status RollbackEach();
 
   // The Env of an in-memory or temporary database, which holds its bytes

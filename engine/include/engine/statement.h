@@ -90,6 +90,8 @@ class Statement {
   Status StartPragma();
   Result<bool> StepPrecomputed();
   Status RunOnce();
+  // CREATE and DROP, inside RunOnce's write.
+  Status RunDdl();
   void Finish();
   Status CheckIndex(int i) const;
 
