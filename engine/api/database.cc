@@ -172,6 +172,8 @@ void Database::ReleaseRead() {
   EndAutocommitRead();
 }
 
+// Every write statement passes here and through EndStatementWrite: main's
+// steps are written out, as in AcquireRead.
 Status Database::BeginStatementWrite() {
   if (!tree_->pager().in_write()) {
     ENGINE_RETURN_IF_ERROR(tree_->BeginWrite());
@@ -180,7 +182,9 @@ Status Database::BeginStatementWrite() {
   }
   // Autocommit needs no savepoint: the statement is the whole transaction.
   if (!explicit_txn_) return Status::OK();
-  ENGINE_RETURN_IF_ERROR(OnEachTree(TreeOp::kBeginStatement));
+  ENGINE_RETURN_IF_ERROR(tree_->BeginStatement());
+  if (temp_tree_ != nullptr) [[unlikely]]
+    ENGINE_RETURN_IF_ERROR(TempStep(TreeOp::kBeginStatement));
   in_statement_ = true;
   return Status::OK();
 }
@@ -201,7 +205,9 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   const OnConstraint on_error = st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
   if (explicit_txn_) {
     if (st.ok() || on_error == OnConstraint::kKeepChanges) {
-      (void)OnEachTree(TreeOp::kEndStatement);
+      tree_->EndStatement();
+      if (temp_tree_ != nullptr) [[unlikely]]
+        (void)TempStep(TreeOp::kEndStatement);
       return st;
     }
     if (on_error == OnConstraint::kUndoStatement) {
