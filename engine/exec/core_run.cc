@@ -516,8 +516,14 @@ Result<bool> CoreRun::JoinNext() {
 }
 
 Status CoreRun::Project() {
+  const plan::Program& prog = ctx_->prog();
   for (size_t i = 0; i < core_->results.size(); ++i) {
-    ENGINE_RETURN_IF_ERROR(ctx_->Eval(core_->results[i], &out_[i]));
+    const plan::Node& n = prog.node(core_->results[i]);
+    if (n.op == plan::Op::kColumn) [[likely]] {
+      ctx_->EvalColumn(n, &out_[i]);
+    } else {
+      ENGINE_RETURN_IF_ERROR(ctx_->Eval(core_->results[i], &out_[i]));
+    }
   }
   return Status::OK();
 }

@@ -102,22 +102,9 @@ Status ExecContext::Eval(int32_t id, Value* out) {
     case Op::kParam:
       *out = params_[static_cast<size_t>(n.col)];
       return Status::OK();
-    case Op::kColumn: {
-      const SourceRow& s = sources_[static_cast<size_t>(n.src)];
-      if (s.null_row) {
-        *out = Value::Null();
-      } else if (n.col < 0) {
-        *out = Value::Integer(s.rowid);
-      } else if (s.values != nullptr) {
-        *out = s.values[n.col];
-      } else {
-        *out = s.reader.column(n.col);
-        if ((n.flags & Node::kRealColumn) && out->type() == ValueType::kInteger) {
-          *out = Value::Real(static_cast<double>(out->as_int()));
-        }
-      }
+    case Op::kColumn:
+      EvalColumn(n, out);
       return Status::OK();
-    }
     case Op::kGroupCol:
       *out = group_captures[n.col];
       return Status::OK();
