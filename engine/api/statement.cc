@@ -240,7 +240,7 @@ Status Statement::RunDdl() {
     case Kind::kCreateIndex:
       return exec::CreateIndex(tree, target, schema, *ast_->as<sql::CreateIndexStmt>());
     case Kind::kCreateView:
-      return exec::CreateView(tree, target, schema, *ast_->as<sql::CreateViewStmt>());
+      return exec::CreateView(tree, target, schema, *ast_->as<sql::CreateViewStmt>(), ast_->ast);
     case Kind::kCreateTrigger:
       return exec::CreateTrigger(tree, target, schema, *ast_->as<sql::CreateTriggerStmt>());
     default:

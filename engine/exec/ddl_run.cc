@@ -104,6 +104,13 @@ Result<catalog::Db> NamedTarget(bool temporary, const std::string& qualifier, co
   return scope == catalog::DbScope::kTemp ? catalog::Db::kTemp : catalog::Db::kMain;
 }
 
+bool NamesTemp(const std::vector<sql::TableRef>& refs) {
+  for (const sql::TableRef& r : refs) {
+    if (EqualsNoCase(r.schema, "temp") || NamesTemp(r.group)) return true;
+  }
+  return false;
+}
+
 // The table CREATE INDEX names: in main for "main.", else temp then main.
 const catalog::TableInfo* IndexTable(const catalog::Schema& schema, catalog::DbScope scope,
                                      const sql::CreateIndexStmt& st) {
@@ -247,7 +254,19 @@ Status CreateIndex(BTree& tree, catalog::Db target, const catalog::Schema& schem
 }
 
 Status CreateView(BTree& tree, catalog::Db target, const catalog::Schema& schema,
-                  const sql::CreateViewStmt& st) {
+                  const sql::CreateViewStmt& st, const sql::Ast& ast) {
+  // A main view outlives the connection's temp database: sqlite3 refuses
+  // one that names it ("temp.t" anywhere in its body, subqueries too).
+  if (target == catalog::Db::kMain) {
+    for (const sql::Select& sel : ast.selects) {
+      for (const sql::SelectCore& core : sel.cores) {
+        if (NamesTemp(core.from)) {
+          return Status::SqlError("view " + st.name + " cannot reference objects in database temp")
+              .WithOffset(static_cast<int>(st.name_at));
+        }
+      }
+    }
+  }
   const catalog::DbScope in = catalog::ScopeOf(target);
   if (schema.FindView(st.name, in) != nullptr && st.if_not_exists) return Status::OK();
   ENGINE_RETURN_IF_ERROR(CheckNewName(schema, in, st.name, "view", static_cast<int>(st.name_at)));

@@ -23,7 +23,7 @@ Status CreateTable(BTree& tree, catalog::Db target, const catalog::Schema& schem
 Status CreateIndex(BTree& tree, catalog::Db target, const catalog::Schema& schema,
                    const sql::CreateIndexStmt& st);
 Status CreateView(BTree& tree, catalog::Db target, const catalog::Schema& schema,
-                  const sql::CreateViewStmt& st);
+                  const sql::CreateViewStmt& st, const sql::Ast& ast);
 // In the database of the object it names (a TEMP trigger on a main table
 // goes with the table).
 Status Drop(const Trees& trees, const catalog::Schema& schema, const sql::DropStmt& st);
