@@ -83,7 +83,7 @@ Status Database::EnsureTemp() {
   const Pager& main = tree_->pager();
   if (main.in_read()) ENGINE_RETURN_IF_ERROR(tree->BeginRead());
   if (main.in_write()) ENGINE_RETURN_IF_ERROR(tree->BeginWrite());
-  if (in_statement_) ENGINE_RETURN_IF_ERROR(tree->BeginStatement());
+  if (main.in_statement()) ENGINE_RETURN_IF_ERROR(tree->BeginStatement());
   temp_env_ = std::move(env);
   temp_tree_ = std::move(tree);
   temp_cookie_ = temp_tree_->pager().schema_cookie();
@@ -185,7 +185,6 @@ Status Database::BeginStatementWrite() {
   ENGINE_RETURN_IF_ERROR(tree_->BeginStatement());
   if (temp_tree_ != nullptr) [[unlikely]]
     ENGINE_RETURN_IF_ERROR(TempStep(TreeOp::kBeginStatement));
-  in_statement_ = true;
   return Status::OK();
 }
 
@@ -201,7 +200,6 @@ void Database::EndAutocommitRead() {
 
 Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   if (!tree_->pager().in_write()) return st;
-  in_statement_ = false;
   const OnConstraint on_error = st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
   if (explicit_txn_) {
     if (st.ok() || on_error == OnConstraint::kKeepChanges) {

@@ -253,7 +253,8 @@ Status Statement::StartPragma() {
   holds_read_ = true;
   Status st = db_->EnsureSchema();
   // "PRAGMA temp.x" reads the temp database, made empty if there is none.
-  if (st.ok() && catalog::EqualsNoCase(ast_->as<sql::PragmaStmt>()->schema, "temp")) {
+  if (st.ok() &&
+      catalog::ScopeOfQualifier(ast_->as<sql::PragmaStmt>()->schema) == catalog::DbScope::kTemp) {
     st = db_->EnsureTemp();
   }
   if (st.ok()) {

@@ -102,16 +102,23 @@ TEST_F(TempSchemaTest, TransactionsCoverBothDatabases) {
   Exec(*db, "BEGIN; INSERT INTO m VALUES (1); INSERT INTO t VALUES (1); ROLLBACK;");
   EXPECT_EQ(QueryText(*db, "SELECT (SELECT count(*) FROM m), (SELECT count(*) FROM t)"),
             (Rows{"0|0"}));
-  // A TEMP table created and dropped inside a rolled-back transaction: the
-  // catalog follows temp's schema back even though main's did not move.
+  // A TEMP table created, and one dropped, inside a rolled-back transaction:
+  // the catalog follows temp's schema back though main's did not move.
   Exec(*db, "BEGIN; CREATE TEMP TABLE r(x); INSERT INTO r VALUES (1); ROLLBACK;");
   EXPECT_EQ(ErrorOf(*db, "SELECT * FROM r"), "no such table: r");
   Exec(*db, "BEGIN; DROP TABLE t; ROLLBACK;");
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM t"), (Rows{"0"}));
-  // A failing statement inside a transaction undoes its own rows in both.
-  Exec(*db, "BEGIN; INSERT INTO t VALUES (2); INSERT INTO m VALUES (2);");
-  EXPECT_EQ(ErrorOf(*db, "INSERT INTO t VALUES (3), (2)"), "UNIQUE constraint failed: t.b");
+  // One statement writing both databases (main's row, temp's through a TEMP
+  // trigger) that fails half-way is undone in both: inside a transaction
+  // by the statement savepoints, in autocommit by the rollback of both.
+  Exec(*db,
+       "CREATE TEMP TRIGGER mt AFTER INSERT ON main.m BEGIN INSERT INTO t VALUES (new.a); END;");
+  Exec(*db, "BEGIN; INSERT INTO m VALUES (2);");
+  EXPECT_EQ(ErrorOf(*db, "INSERT INTO m VALUES (3), (2)"), "UNIQUE constraint failed: t.b");
   Exec(*db, "COMMIT;");
+  EXPECT_EQ(QueryText(*db, "SELECT b FROM t"), (Rows{"2"}));
+  EXPECT_EQ(QueryText(*db, "SELECT a FROM m"), (Rows{"2"}));
+  EXPECT_EQ(ErrorOf(*db, "INSERT INTO m VALUES (4), (2)"), "UNIQUE constraint failed: t.b");
   EXPECT_EQ(QueryText(*db, "SELECT b FROM t"), (Rows{"2"}));
   EXPECT_EQ(QueryText(*db, "SELECT a FROM m"), (Rows{"2"}));
 }

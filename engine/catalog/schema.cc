@@ -36,30 +36,23 @@ std::optional<DbScope> ScopeOfQualifier(std::string_view qualifier) {
   return std::nullopt;
 }
 
-template <typename T>
-const T* Schema::Lookup(const std::map<std::string, std::unique_ptr<T>>& m, std::string_view name) {
-  auto it = m.find(LowerCase(name));
-  return it == m.end() ? nullptr : it->second.get();
+Result<DbScope> KnownQualifier(std::string_view qualifier) {
+  std::optional<DbScope> scope = ScopeOfQualifier(qualifier);
+  if (!scope) return Status::SqlError("unknown database " + std::string(qualifier));
+  return *scope;
 }
 
-// One search order for every kind of object: temp first, then main, unless
-// the scope names one of them.
-#define ENGINE_SCHEMA_FIND(Type, Method, member)                           \
-  const Type* Schema::Method(std::string_view name, DbScope scope) const { \
-    if (scope == DbScope::kAny) {                                          \
-      if (temp_) {                                                         \
-        if (const Type* found = Lookup(temp_->member, name)) return found; \
-      }                                                                    \
-      return Lookup(member, name);                                         \
-    }                                                                      \
-    const Schema* part = Part(scope);                                      \
-    return part == nullptr ? nullptr : Lookup(part->member, name);         \
-  }
-ENGINE_SCHEMA_FIND(TableInfo, FindTableIn, tables_)
-ENGINE_SCHEMA_FIND(IndexInfo, FindIndex, indexes_)
-ENGINE_SCHEMA_FIND(ViewInfo, FindView, views_)
-ENGINE_SCHEMA_FIND(TriggerInfo, FindTrigger, triggers_)
-#undef ENGINE_SCHEMA_FIND
+template <typename T>
+const T* Schema::Find(Map<T> Schema::*member, std::string_view name, DbScope scope) const {
+  auto in = [&](const Schema* part) -> const T* {
+    if (part == nullptr) return nullptr;
+    auto it = (part->*member).find(LowerCase(name));
+    return it == (part->*member).end() ? nullptr : it->second.get();
+  };
+  if (scope != DbScope::kAny) return in(Part(scope));
+  if (const T* found = in(temp_.get())) return found;
+  return in(this);
+}
 
 const TableInfo* Schema::FindTable(std::string_view name, DbScope scope) const {
   // "temp.sqlite_master" is the temp database's own schema table; without
@@ -68,7 +61,16 @@ const TableInfo* Schema::FindTable(std::string_view name, DbScope scope) const {
       (EqualsNoCase(name, "sqlite_master") || EqualsNoCase(name, "sqlite_schema"))) {
     name = "sqlite_temp_master";
   }
-  return FindTableIn(name, scope);
+  return Find(&Schema::tables_, name, scope);
+}
+const IndexInfo* Schema::FindIndex(std::string_view name, DbScope scope) const {
+  return Find(&Schema::indexes_, name, scope);
+}
+const ViewInfo* Schema::FindView(std::string_view name, DbScope scope) const {
+  return Find(&Schema::views_, name, scope);
+}
+const TriggerInfo* Schema::FindTrigger(std::string_view name, DbScope scope) const {
+  return Find(&Schema::triggers_, name, scope);
 }
 
 void Schema::SetTemp(std::unique_ptr<Schema> temp) {

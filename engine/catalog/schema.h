@@ -27,7 +27,6 @@ using func::IsNumericAffinity;
 // The databases of a connection: the file ("main") and the connection's own
 // in-memory "temp" database, which holds TEMP tables, views and triggers.
 enum class Db : uint8_t { kMain, kTemp };
-inline const char* DbName(Db db) { return db == Db::kTemp ? "temp" : "main"; }
 
 // Where a name is looked up: SQLite searches temp, then main, for a name
 // without a qualifier; "main." or "temp." names one database.
@@ -35,6 +34,9 @@ enum class DbScope : uint8_t { kAny, kMain, kTemp };
 inline DbScope ScopeOf(Db db) { return db == Db::kTemp ? DbScope::kTemp : DbScope::kMain; }
 // The scope a qualifier names ("" is kAny), or nothing for an unknown database.
 std::optional<DbScope> ScopeOfQualifier(std::string_view qualifier);
+// The same, or sqlite3's "unknown database x" where a statement names a
+// database to create or look in (FROM items say "no such table" instead).
+Result<DbScope> KnownQualifier(std::string_view qualifier);
 
 struct ColumnInfo {
   std::string name;
@@ -159,9 +161,12 @@ class Schema {
   void AddTrigger(std::unique_ptr<TriggerInfo> t);
 
  private:
-  const TableInfo* FindTableIn(std::string_view name, DbScope scope) const;
   template <typename T>
-  static const T* Lookup(const std::map<std::string, std::unique_ptr<T>>& m, std::string_view name);
+  using Map = std::map<std::string, std::unique_ptr<T>>;
+  // One search order for every kind of object: temp first, then main,
+  // unless the scope names one of them.
+  template <typename T>
+  const T* Find(Map<T> Schema::*member, std::string_view name, DbScope scope) const;
   // The schema a scope other than kAny names: this one or temp_ (null: none).
   const Schema* Part(DbScope scope) const { return scope == DbScope::kTemp ? temp_.get() : this; }
 

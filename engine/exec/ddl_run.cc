@@ -87,12 +87,6 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
   return Status::OK();
 }
 
-Result<catalog::DbScope> KnownQualifier(const std::string& qualifier) {
-  std::optional<catalog::DbScope> scope = catalog::ScopeOfQualifier(qualifier);
-  if (!scope) return Status::SqlError("unknown database " + qualifier);
-  return *scope;
-}
-
 // A TEMP object's name takes no qualifier (`refused` says so); otherwise
 // "temp." makes it one.
 Result<catalog::Db> NamedTarget(bool temporary, const std::string& qualifier, const char* refused) {
@@ -100,13 +94,15 @@ Result<catalog::Db> NamedTarget(bool temporary, const std::string& qualifier, co
     if (!qualifier.empty()) return Status::SqlError(refused);
     return catalog::Db::kTemp;
   }
-  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(qualifier));
+  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, catalog::KnownQualifier(qualifier));
   return scope == catalog::DbScope::kTemp ? catalog::Db::kTemp : catalog::Db::kMain;
 }
 
 bool NamesTemp(const std::vector<sql::TableRef>& refs) {
   for (const sql::TableRef& r : refs) {
-    if (EqualsNoCase(r.schema, "temp") || NamesTemp(r.group)) return true;
+    if (catalog::ScopeOfQualifier(r.schema) == catalog::DbScope::kTemp || NamesTemp(r.group)) {
+      return true;
+    }
   }
   return false;
 }
@@ -128,7 +124,7 @@ Result<catalog::Db> CreateTarget(const sql::Statement& s, const catalog::Schema&
     return NamedTarget(st->temporary, st->schema, "temporary table name must be unqualified");
   }
   if (const auto* st = s.as<sql::CreateIndexStmt>()) {
-    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(st->schema));
+    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, catalog::KnownQualifier(st->schema));
     const catalog::TableInfo* t = IndexTable(schema, scope, *st);
     if (t == nullptr)
       return scope == catalog::DbScope::kTemp ? catalog::Db::kTemp : catalog::Db::kMain;
@@ -141,7 +137,8 @@ Result<catalog::Db> CreateTarget(const sql::Statement& s, const catalog::Schema&
     ENGINE_ASSIGN_OR_RETURN(
         catalog::Db db,
         NamedTarget(st->temporary, st->schema, "temporary trigger may not have qualified name"));
-    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope table_scope, KnownQualifier(st->table_schema));
+    ENGINE_ASSIGN_OR_RETURN(catalog::DbScope table_scope,
+                            catalog::KnownQualifier(st->table_schema));
     if (db == catalog::Db::kTemp) return db;
     const bool in_temp = schema.FindTable(st->table, catalog::DbScope::kTemp) != nullptr ||
                          schema.FindView(st->table, catalog::DbScope::kTemp) != nullptr;
@@ -221,7 +218,7 @@ Status CreateIndex(BTree& tree, catalog::Db target, const catalog::Schema& schem
                    const sql::CreateIndexStmt& st) {
   const catalog::DbScope in = catalog::ScopeOf(target);
   if (schema.FindIndex(st.name, in) != nullptr && st.if_not_exists) return Status::OK();
-  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, KnownQualifier(st.schema));
+  ENGINE_ASSIGN_OR_RETURN(catalog::DbScope scope, catalog::KnownQualifier(st.schema));
   const catalog::TableInfo* t = IndexTable(schema, scope, st);
   if (t == nullptr) {
     if (schema.FindView(st.table, in) != nullptr)

@@ -136,10 +136,8 @@ const PragmaDef* FindPragma(std::string_view name) {
 
 // The database "PRAGMA x.name" names: kAny without a qualifier.
 Result<catalog::DbScope> PragmaScope(const sql::PragmaStmt& p) {
-  std::optional<catalog::DbScope> scope = catalog::ScopeOfQualifier(p.schema);
-  if (!scope) {
-    return Status::SqlError("unknown database " + p.schema).WithOffset(static_cast<int>(p.name_at));
-  }
+  Result<catalog::DbScope> scope = catalog::KnownQualifier(p.schema);
+  if (!scope.ok()) return Status(scope.status()).WithOffset(static_cast<int>(p.name_at));
   return *scope;
 }
 

@@ -22,10 +22,10 @@ Status CreateTrigger(BTree& tree, catalog::Db target, const catalog::Schema& sch
   // sqlite3's order: the table, the name, then what the table may carry. A
   // main trigger sees main's tables only; a TEMP one, any database's.
   const catalog::DbScope in = catalog::ScopeOf(target);
-  std::optional<catalog::DbScope> table_scope = catalog::ScopeOfQualifier(st.table_schema);
-  if (!table_scope) return Status::SqlError("unknown database " + st.table_schema);
+  ENGINE_ASSIGN_OR_RETURN(const catalog::DbScope table_scope,
+                          catalog::KnownQualifier(st.table_schema));
   const catalog::DbScope look =
-      target == catalog::Db::kMain ? catalog::DbScope::kMain : *table_scope;
+      target == catalog::Db::kMain ? catalog::DbScope::kMain : table_scope;
   const catalog::TableInfo* table = schema.FindTable(st.table, look);
   const catalog::ViewInfo* view = table == nullptr ? schema.FindView(st.table, look) : nullptr;
   if (table == nullptr && view == nullptr) {

@@ -106,8 +106,7 @@ class Database {
   // Earlier catalogs stay alive: a running statement's plan may still point at them.
   std::vector<std::unique_ptr<catalog::Schema>> old_schemas_;
   uint32_t schema_cookie_ = 0;
-  uint32_t temp_cookie_ = 0;   // temp's, when there is one
-  bool in_statement_ = false;  // a statement savepoint is open (explicit transaction)
+  uint32_t temp_cookie_ = 0;  // temp's, when there is one
   uint64_t schema_generation_ = 0;
   bool explicit_txn_ = false;
   int readers_ = 0;
