@@ -96,12 +96,16 @@ TEST_F(PerfciHistory, CheckRecordsAndImportingItsReportStoresNothingNew) {
     EXPECT_EQ(r.sides[1].commit, head(root_));
     EXPECT_NE(r.sides[1].parent, "");  // the first commit
     EXPECT_NE(r.sides[1].profile, "");
-    EXPECT_EQ(r.sides[1].points.size(), 3u);  // three benchmarks, callgrind Ir
-    EXPECT_EQ(r.sides[0].points.size(), 3u);
+    // Three benchmarks, each with callgrind Ir and allocations per iteration.
+    EXPECT_EQ(r.sides[1].points.size(), 6u);
+    EXPECT_EQ(r.sides[0].points.size(), 6u);
+    std::set<std::string> metrics;
     for (const auto& p : r.sides[1].points) {
       EXPECT_EQ(p.kind, "callgrind");
       EXPECT_TRUE(p.deterministic);
+      metrics.insert(p.metric);
     }
+    EXPECT_EQ(metrics, (std::set<std::string>{"ir", "allocations"}));
   }
 
   // The report it wrote is that very run.
@@ -147,8 +151,9 @@ TEST_F(PerfciHistory, ShowAndChangesReadTheChecksAlongHistoryAndRefuseBadInput) 
   ASSERT_EQ(show.exit_code, 0) << explain(show);
   const json j = json::parse(show.out);
   EXPECT_EQ(j["schema"], "perfci.history/1");
-  // Three benchmarks' Ir, each at the baseline's commit (the check's side A)
-  // and at HEAD (side B), counted alike: no change point.
+  // Three benchmarks' Ir (what `show` plots unless told another metric),
+  // each at the baseline's commit (the check's side A) and at HEAD (side B),
+  // counted alike: no change point.
   ASSERT_EQ(j["series"].size(), 3u) << j.dump(1);
   for (const auto& series : j["series"]) {
     EXPECT_EQ(series["kind"], "callgrind");
@@ -207,8 +212,8 @@ TEST_F(PerfciHistory, TwoChecksAtOnceLoseNothing) {
   EXPECT_NE(runs[0].record.key, runs[1].record.key);
   for (const auto& run : runs) {
     ASSERT_EQ(run.record.sides.size(), 2u);
-    EXPECT_EQ(run.record.sides[0].points.size(), 3u);
-    EXPECT_EQ(run.record.sides[1].points.size(), 3u);
+    EXPECT_EQ(run.record.sides[0].points.size(), 6u);  // Ir and allocations of three
+    EXPECT_EQ(run.record.sides[1].points.size(), 6u);
   }
 }
 

@@ -67,6 +67,64 @@ std::map<std::string, Cost> costs(const BenchmarkResult& r, const std::string& s
   return out;
 }
 
+// Who calls the allocator, per iteration; share of the side's allocations.
+std::map<std::string, Cost> allocation_costs(const BenchmarkResult& r) {
+  std::map<std::string, Cost> out;
+  if (!r.callgrind || !r.callgrind->allocations) return out;
+  const Allocations& a = *r.callgrind->allocations;
+  for (const auto& s : a.sites)
+    out[s.function] = {s.per_iteration,
+                       a.per_iteration > 0 ? s.per_iteration / a.per_iteration : 0};
+  return out;
+}
+
+// Self L1 misses per function per iteration; share of the side's L1 misses.
+std::map<std::string, Cost> miss_costs(const BenchmarkResult& r) {
+  std::map<std::string, Cost> out;
+  if (!r.callgrind || !r.callgrind->cache) return out;
+  const CallgrindResult& cg = *r.callgrind;
+  const double iterations = cg.iterations ? static_cast<double>(cg.iterations) : 1;
+  const double total = cg.cache->l1_misses();
+  for (const auto& f : cg.functions) {
+    if (!f.self_l1_misses) continue;
+    Cost& c = out[f.name];
+    const double per = static_cast<double>(*f.self_l1_misses) / iterations;
+    c.per_iteration += per;
+    c.share += total > 0 ? per / total : 0;
+  }
+  return out;
+}
+
+// A's and B's costs compared: the entries above min_share on either side
+// whose cost changed, largest absolute change first, at most `top`.
+std::vector<SymbolChange> diff_costs(const std::map<std::string, Cost>& ca,
+                                     const std::map<std::string, Cost>& cb, double min_share,
+                                     std::size_t top) {
+  std::vector<SymbolChange> all;
+  for (const auto& [name, a] : ca) {
+    auto it = cb.find(name);
+    Cost b = it == cb.end() ? Cost{} : it->second;
+    if (a.share < min_share && b.share < min_share) continue;
+    std::string change =
+        it == cb.end() ? "vanished" : (b.per_iteration >= a.per_iteration ? "grew" : "shrank");
+    all.push_back({name, change, a.share, b.share, a.per_iteration, b.per_iteration});
+  }
+  for (const auto& [name, b] : cb) {
+    if (ca.count(name) || b.share < min_share) continue;
+    all.push_back({name, "appeared", 0, b.share, 0, b.per_iteration});
+  }
+  // Largest absolute change of cost first: where the time went.
+  std::stable_sort(all.begin(), all.end(), [](const SymbolChange& x, const SymbolChange& y) {
+    return std::fabs(x.cost_b - x.cost_a) > std::fabs(y.cost_b - y.cost_a);
+  });
+  std::vector<SymbolChange> out;
+  for (const auto& s : all) {
+    if (out.size() >= top) break;
+    if (s.cost_a != s.cost_b) out.push_back(s);
+  }
+  return out;
+}
+
 // "callgrind, hook-free (process mode): ..." for one side.
 std::string callgrind_mode_words(const CallgrindResult& c) {
   if (c.mode != "process") return "callgrind, hook mode: perfci::BenchHook's timed region only";
@@ -91,7 +149,10 @@ std::string callgrind_mode_words(const CallgrindResult& c) {
 }
 
 std::string percent(double x) { return fmt::format("{:.1f}%", x * 100); }
-std::string signed_percent(double x) { return fmt::format("{:+.1f}%", x * 100); }
+// A count that rose from zero has no finite ratio.
+std::string signed_percent(double x) {
+  return std::isfinite(x) ? fmt::format("{:+.1f}%", x * 100) : std::string("from 0");
+}
 
 std::string amount(double v) {
   double a = std::fabs(v);
@@ -145,31 +206,16 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
     const std::string b = callgrind_mode_words(*run.detail_b->callgrind);
     e.measured_by = a == b ? a : "A: " + a + "; B: " + b;
   }
-  if (!e.source.empty()) {
-    auto ca = costs(*run.detail_a, e.source);
-    auto cb = costs(*run.detail_b, e.source);
-    std::vector<SymbolChange> all;
-    for (const auto& [name, a] : ca) {
-      auto it = cb.find(name);
-      Cost b = it == cb.end() ? Cost{} : it->second;
-      if (a.share < options.min_share && b.share < options.min_share) continue;
-      std::string change =
-          it == cb.end() ? "vanished" : (b.per_iteration >= a.per_iteration ? "grew" : "shrank");
-      all.push_back({name, change, a.share, b.share, a.per_iteration, b.per_iteration});
-    }
-    for (const auto& [name, b] : cb) {
-      if (ca.count(name) || b.share < options.min_share) continue;
-      all.push_back({name, "appeared", 0, b.share, 0, b.per_iteration});
-    }
-    // Largest absolute change of cost first: where the time went.
-    std::stable_sort(all.begin(), all.end(), [](const SymbolChange& x, const SymbolChange& y) {
-      return std::fabs(x.cost_b - x.cost_a) > std::fabs(y.cost_b - y.cost_a);
-    });
-    for (const auto& s : all) {
-      if (e.symbols.size() >= options.top_symbols) break;
-      if (s.cost_a == s.cost_b) continue;
-      e.symbols.push_back(s);
-    }
+  if (!e.source.empty())
+    e.symbols = diff_costs(costs(*run.detail_a, e.source), costs(*run.detail_b, e.source),
+                           options.min_share, options.top_symbols);
+  if (e.source == "callgrind") {
+    // Every site and every missing function counts: one allocation a call
+    // is a small share of the cost but the whole of the change.
+    e.allocation_sites = diff_costs(allocation_costs(*run.detail_a),
+                                    allocation_costs(*run.detail_b), 0, options.top_symbols);
+    e.cache_misses = diff_costs(miss_costs(*run.detail_a), miss_costs(*run.detail_b),
+                                options.min_share, options.top_symbols);
   }
   e.contracts = contract_changes_for(run.name, contracts_a, contracts_b);
 
@@ -186,6 +232,32 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
   for (const auto& c : e.contracts)
     e.notes.push_back(fmt::format("contract '{}' went from {} to {}{}{}", c.contract, c.status_a,
                                   c.status_b, c.message.empty() ? "" : ": ", c.message));
+  auto changed_metric = [&](const char* metric) {
+    for (const auto& m : run.metrics)
+      if (m.kind == "callgrind" && m.metric == metric &&
+          (m.decision.verdict == stats::Verdict::kRegressed ||
+           m.decision.verdict == stats::Verdict::kImproved))
+        return true;
+    return false;
+  };
+  // Where allocations or misses changed, when that is what changed: the
+  // function is the explanation.
+  if (changed_metric("allocations"))
+    for (std::size_t i = 0; i < e.allocation_sites.size() && i < 3; ++i) {
+      const SymbolChange& s = e.allocation_sites[i];
+      e.notes.push_back(fmt::format("{} allocations per iteration in {} ({} -> {}{})",
+                                    s.change == "appeared" ? "new" : s.change, s.symbol,
+                                    amount(s.cost_a), amount(s.cost_b),
+                                    s.change == "appeared" ? ", none in A" : ""));
+    }
+  if (changed_metric("l1_misses") || changed_metric("ll_misses") ||
+      changed_metric("estimated_cycles"))
+    for (std::size_t i = 0; i < e.cache_misses.size() && i < 3; ++i) {
+      const SymbolChange& s = e.cache_misses[i];
+      e.notes.push_back(fmt::format("L1 misses {} in {}: {} -> {} per iteration (share {} -> {})",
+                                    s.change, s.symbol, amount(s.cost_a), amount(s.cost_b),
+                                    percent(s.share_a), percent(s.share_b)));
+    }
   for (const auto& s : e.symbols) {
     const char* unit = e.source == "callgrind" ? " Ir" : " samples%";
     if (s.change == "appeared")

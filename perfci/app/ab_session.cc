@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "perfci/analysis/report_builder.h"
+#include "perfci/analysis/scaling_contract.h"
 #include "perfci/app/contract_run.h"
 #include "perfci/app/history_recording.h"
 #include "perfci/app/run_settings.h"
@@ -129,6 +130,15 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
     b.side.contracts = a.side.binary == b.side.binary
                            ? a.side.contracts
                            : check_config_contracts(config, b.side.binary);
+    // Scaling contracts from each side's own samples; only the families
+    // this run measured (a --filter may leave others out).
+    for (auto* side : {&a.side, &b.side})
+      analysis::add_scaling_results(
+          side->contracts, config_contracts(config), side->binary,
+          [&](const std::string& kind, const std::string& metric) {
+            return analysis::side_samples(run, side == &b.side, kind, metric);
+          },
+          true);
   }
   analysis::ReportInputs in;
   in.run = std::move(run);

@@ -151,6 +151,7 @@ MeasuredSuite measure_suite(const PreparedSuite& p, const SuiteFlags& f, const c
   if (out.results.incomplete) return out;
   if (p.config.raw.contains("contracts")) say(f, command, "checking the contracts on " + p.binary);
   out.contracts = check_config_contracts(p.config, p.binary);
+  add_measured_contracts(out.contracts, p.config, p.binary, out.results);
   out.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -70,6 +70,11 @@ void add_common_flags(CLI::App* cmd, CommonFlags& f, CommonFlagSet which) {
                     "two-point fit) or auto (hook where the benchmark has it; default: the "
                     "suite's, else auto)")
         ->check(CLI::IsMember({"auto", "hook", "process"}));
+  if (which & kCallgrindIterationsFlag)
+    cmd->add_flag("--cache-sim", f.cache_sim,
+                  "Run callgrind's cache simulation too (a fixed geometry, about twice the "
+                  "time): L1 and LL misses and estimated cycles per iteration, gated like Ir "
+                  "(default: the suite's callgrind.cache_sim)");
   if (which & kPinFlag)
     cmd->add_option("--pin", f.pin, "Pin every benchmark process to this CPU")
         ->check(CLI::NonNegativeNumber);
@@ -132,6 +137,7 @@ MeasureOptions measure_options(const SuiteConfig* suite, const CommonFlags& f,
     m.callgrind_iterations = suite->callgrind.iterations;
     m.callgrind_filter = suite->callgrind.filter;
     m.callgrind_mode = suite->callgrind.mode;
+    m.callgrind_cache_sim = suite->callgrind.cache_sim;
     m.conditions.args = suite->args;
   }
   if (!f.filter.empty()) {
@@ -154,6 +160,7 @@ MeasureOptions measure_options(const SuiteConfig* suite, const CommonFlags& f,
       throw Error("--callgrind-mode: '" + f.callgrind_mode + "' is not auto, hook or process");
     m.callgrind_mode = f.callgrind_mode;
   }
+  if (f.cache_sim) m.callgrind_cache_sim = true;
   if (f.profile_source != "cpu-clock" && f.profile_source != "callgrind")
     throw Error("--profile-source: '" + f.profile_source + "' is neither cpu-clock nor callgrind");
   m.profile_source = f.profile_source;

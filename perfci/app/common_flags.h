@@ -28,6 +28,7 @@ struct CommonFlags {
   std::optional<double> min_time;            // --min-time; else the suite's
   std::optional<int> callgrind_iterations;   // --callgrind-iterations; else the suite's
   std::string callgrind_mode;                // --callgrind-mode; empty: the suite's (auto)
+  bool cache_sim = false;                    // --cache-sim; else the suite's
   std::optional<int> pin;                    // --pin
   std::string timeout = "10m";               // --timeout, per benchmark process
   std::string profile_source = "cpu-clock";  // --profile-source (an A/B: callgrind)

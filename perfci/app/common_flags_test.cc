@@ -171,12 +171,12 @@ TEST(CommonFlagsCli, EachCommandGetsItsSet) {
   };
   EXPECT_EQ(names(kRunFlags),
             (Strings{"--config", "--suite", "--meter", "--events", "--filter", "--min-time",
-                     "--callgrind-iterations", "--callgrind-mode", "--pin", "--timeout",
-                     "--profile-source", "--quiet", "--history", "--no-history"}));
+                     "--callgrind-iterations", "--callgrind-mode", "--cache-sim", "--pin",
+                     "--timeout", "--profile-source", "--quiet", "--history", "--no-history"}));
   EXPECT_EQ(names(kAbFlags),
             (Strings{"--config", "--suite", "--meter", "--filter", "--min-time",
-                     "--callgrind-iterations", "--callgrind-mode", "--pin", "--timeout",
-                     "--profile-source", "--quiet", "--history", "--no-history"}));
+                     "--callgrind-iterations", "--callgrind-mode", "--cache-sim", "--pin",
+                     "--timeout", "--profile-source", "--quiet", "--history", "--no-history"}));
   EXPECT_EQ(names(kSuiteRunFlags),
             (Strings{"--config", "--suite", "--meter", "--timeout", "--quiet"}));
   EXPECT_EQ(names(kEnvFlags), (Strings{"--config", "--suite", "--events"}));

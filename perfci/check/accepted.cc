@@ -14,7 +14,9 @@ bool known_metric(const std::string& metric) {
   auto slash = metric.find('/');
   if (slash == std::string::npos || slash + 1 >= metric.size()) return false;
   std::string kind = metric.substr(0, slash), name = metric.substr(slash + 1);
-  if (kind == "callgrind") return name == "ir";
+  if (kind == "callgrind")
+    return name == "ir" || name == "allocations" || name == "l1_misses" || name == "ll_misses" ||
+           name == "estimated_cycles";
   if (kind == "wall") return name == "real_time_ns" || name == "cpu_time_ns";
   return kind == "counters";
 }

@@ -201,11 +201,34 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
                              " has a callgrind count here but none in the reference " +
                              in.reference->revision + " (" + why + ")");
     }
+    // A callgrind metric the baseline gates and this run did not measure
+    // (the cache simulation turned off) would drop out of the gate unseen.
+    if (cur.callgrind) {
+      std::set<std::string> measured;
+      for (const auto& v : metric_values(cur)) measured.insert(v.metric);
+      std::vector<std::string> lost;
+      for (const auto& [key, value] : base_values)
+        if (key.first == "callgrind" && !measured.count(key.second)) lost.push_back(key.second);
+      if (!lost.empty())
+        check.errors.push_back(fmt::format(
+            "benchmark {}: the baseline has callgrind {} but this run did not measure {}{}: not "
+            "comparable; measure {} or update the baseline (perfci baseline update)",
+            cur.name, fmt::join(lost, ", "), lost.size() == 1 ? "it" : "them",
+            cur.callgrind->cache ? ""
+                                 : " (the cache simulation is off: --cache-sim, or the suite's "
+                                   "\"callgrind\": {\"cache_sim\": true})",
+            lost.size() == 1 ? "it" : "them"));
+    }
     BenchmarkRun run;
     run.name = cur.name;
     for (const auto& v : metric_values(cur)) {
       auto it = base_values.find({v.kind, v.metric});
-      if (it == base_values.end() || !(it->second > 0) || !(v.value > 0)) continue;
+      if (it == base_values.end()) continue;
+      // Times and Ir are never zero; a count (allocations) may be, and a
+      // zero there is a measurement.
+      const bool usable =
+          v.deterministic ? it->second >= 0 && v.value >= 0 : it->second > 0 && v.value > 0;
+      if (!usable) continue;
       MetricRun m;
       m.kind = v.kind;
       m.metric = v.metric;

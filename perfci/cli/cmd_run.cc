@@ -58,6 +58,19 @@ void print_summary(const RunResults& r) {
     if (b.callgrind)
       fmt::print("    callgrind          {:>14.1f} Ir/iter ({} iterations, {} Ir)\n",
                  b.callgrind->ir_per_iteration, b.callgrind->iterations, b.callgrind->total_ir);
+    if (b.callgrind && b.callgrind->allocations) {
+      const Allocations& al = *b.callgrind->allocations;
+      fmt::print("    allocations        {:>14.2f} /iter{}\n", al.per_iteration,
+                 al.sites.empty() ? "" : "  (most from " + al.sites.front().function + ")");
+    }
+    if (b.callgrind && b.callgrind->cache) {
+      const CacheCounts& k = *b.callgrind->cache;
+      fmt::print(
+          "    cache (simulated)  {:>14.1f} L1 misses/iter ({:.1f} I + {:.1f} D), {:.1f} LL, "
+          "{:.0f} estimated cycles\n",
+          k.l1_misses(), k.l1i_misses, k.l1d_misses, k.ll_misses(),
+          k.estimated_cycles(b.callgrind->ir_per_iteration));
+    }
     if (b.profile) {
       fmt::print("    profile ({}, {} samples):\n", b.profile->source, b.profile->samples);
       for (std::size_t i = 0; i < b.profile->symbols.size() && i < 5; ++i) {

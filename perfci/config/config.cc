@@ -139,7 +139,8 @@ Config parse_config(const std::string& text, const std::string& origin) {
     }
     if (s.has("callgrind")) {
       Fields cg(s.object("callgrind"), s.where("callgrind"));
-      cg.only({"iterations", "filter", "mode"});
+      cg.only({"iterations", "filter", "mode", "cache_sim"});
+      if (cg.has("cache_sim")) suite.callgrind.cache_sim = cg.boolean("cache_sim");
       if (cg.has("iterations"))
         suite.callgrind.iterations = static_cast<int>(cg.count("iterations", 1, 1000000));
       if (cg.has("filter")) suite.callgrind.filter = cg.str("filter", false);

@@ -31,6 +31,8 @@ struct CallgrindSuiteConfig {
   // auto, hook or process (perfci/meters/callgrind_meter.h): auto uses the
   // hook where the benchmark has it and the hook-free mode elsewhere.
   std::string mode = "auto";
+  // Run the cache simulation too (CallgrindOptions::cache_sim).
+  bool cache_sim = false;
 };
 
 struct SuiteConfig {

@@ -126,6 +126,19 @@ TEST(Config, CallgrindModeIsAutoHookOrProcess) {
   EXPECT_NE(e.find("expected auto, hook or process"), std::string::npos) << e;
 }
 
+// issue 18: a suite turns the cache simulation on; off by default.
+TEST(Config, CallgrindCacheSimulationIsOptIn) {
+  const std::string head =
+      R"({"schema": "perfci.config/1", "suites": [{"name": "s", "binary": "b", )";
+  EXPECT_TRUE(parse_config(head + R"("callgrind": {"cache_sim": true}}]})", "perfci.json")
+                  .suites[0]
+                  .callgrind.cache_sim);
+  EXPECT_FALSE(
+      parse_config(head + R"("callgrind": {}}]})", "perfci.json").suites[0].callgrind.cache_sim);
+  const std::string e = error_of(head + R"("callgrind": {"cache_sim": "yes"}}]})");
+  EXPECT_NE(e.find("callgrind.cache_sim: expected true or false"), std::string::npos) << e;
+}
+
 TEST(Config, LoadNamesTheMissingFile) {
   try {
     load_config("/nonexistent/perfci.json");

@@ -14,6 +14,8 @@ std::string_view kind_name(ContractKind kind) {
       return "layout";
     case ContractKind::kReturnsInRegisters:
       return "returns_in_registers";
+    case ContractKind::kScaling:
+      return "scaling";
   }
   return "unknown";
 }
@@ -28,6 +30,9 @@ std::string Contract::describe() const {
       return fmt::format("sizeof({}) <= {}", type, max_bytes);
     case ContractKind::kReturnsInRegisters:
       return fmt::format("{} returns in registers", function);
+    case ContractKind::kScaling:
+      return order.empty() ? fmt::format("{}/n grows at most as n^{:g}", family, max_exponent)
+                           : fmt::format("{}/n grows at most as {}", family, order);
   }
   return {};
 }

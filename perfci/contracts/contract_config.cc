@@ -11,6 +11,10 @@ namespace {
 
 using nlohmann::json;
 
+bool known_order(const std::string& order) {
+  return order == "1" || order == "log n" || order == "n" || order == "n log n" || order == "n^2";
+}
+
 // Throws perfci::Error in json_fields' wording; parse_contracts turns it into
 // a ConfigError.
 Contract parse_one(const json& entry, const std::string& where) {
@@ -36,9 +40,28 @@ Contract parse_one(const json& entry, const std::string& where) {
     c.kind = ContractKind::kReturnsInRegisters;
     c.function = f.str("function", false);
     f.only({"kind", "name", "why", "benchmarks", "function"});
+  } else if (kind == "scaling") {
+    c.kind = ContractKind::kScaling;
+    c.family = f.str("family", false);
+    if (f.has("max_exponent") == f.has("order"))
+      f.fail("max_exponent", "give either max_exponent or order");
+    if (f.has("max_exponent")) c.max_exponent = f.positive("max_exponent");
+    if (f.has("order")) {
+      c.order = f.str("order", false);
+      if (!known_order(c.order))
+        f.fail("order", "unknown order \"" + c.order + "\" (1, log n, n, n log n or n^2)");
+    }
+    if (f.has("tolerance")) c.tolerance = f.positive("tolerance");
+    if (f.has("metric")) {
+      c.metric = f.str("metric");
+      if (c.metric != "callgrind" && c.metric != "wall")
+        f.fail("metric", "expected callgrind or wall");
+    }
+    f.only({"kind", "name", "why", "benchmarks", "family", "max_exponent", "order", "tolerance",
+            "metric"});
   } else {
     f.fail("kind", "unknown kind \"" + kind +
-                       "\" (expected inline, absent, layout or returns_in_registers)");
+                       "\" (expected inline, absent, layout, returns_in_registers or scaling)");
   }
   if (f.has("name")) c.name = f.str("name");
   if (f.has("why")) c.why = f.str("why");

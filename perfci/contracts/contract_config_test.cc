@@ -83,6 +83,36 @@ TEST(ContractConfig, RejectsBadEntriesWithTheirPlace) {
                "contracts[0].why: expected a string");
 }
 
+TEST(ContractConfig, ScalingContracts) {
+  auto list = parse_contracts(nlohmann::json::parse(R"({"contracts": [
+    {"kind": "scaling", "family": "engine/drain", "max_exponent": 1.15},
+    {"kind": "scaling", "family": "engine/sort", "order": "n log n", "tolerance": 0.1,
+     "metric": "wall", "name": "sort"}]})"));
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].kind, ContractKind::kScaling);
+  EXPECT_TRUE(list[0].measured());
+  EXPECT_EQ(list[0].max_exponent, 1.15);
+  EXPECT_EQ(list[0].metric, "callgrind");
+  EXPECT_EQ(list[1].order, "n log n");
+  EXPECT_EQ(list[1].tolerance, 0.1);
+  EXPECT_EQ(list[1].metric, "wall");
+  EXPECT_EQ(list[1].describe(), "engine/sort/n grows at most as n log n");
+  expect_error(R"({"contracts": [{"kind": "scaling", "max_exponent": 1}]})",
+               "contracts[0].family: missing");
+  expect_error(R"({"contracts": [{"kind": "scaling", "family": "f"}]})",
+               "contracts[0].max_exponent: give either max_exponent or order");
+  expect_error(R"({"contracts": [{"kind": "scaling", "family": "f", "max_exponent": 1,
+                                  "order": "n"}]})",
+               "give either max_exponent or order");
+  expect_error(R"({"contracts": [{"kind": "scaling", "family": "f", "order": "n^3"}]})",
+               "contracts[0].order: unknown order \"n^3\"");
+  expect_error(R"({"contracts": [{"kind": "scaling", "family": "f", "max_exponent": -1}]})",
+               "contracts[0].max_exponent: expected a positive number");
+  expect_error(R"({"contracts": [{"kind": "scaling", "family": "f", "order": "n",
+                                  "metric": "counters"}]})",
+               "contracts[0].metric: expected callgrind or wall");
+}
+
 TEST(ContractConfig, FileErrorsNameTheFile) {
   try {
     load_contracts_file("/nonexistent/perfci.json");

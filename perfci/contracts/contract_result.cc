@@ -57,7 +57,7 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
   Contract& c = r.contract;
   c.kind = parse_word(f, "kind",
                       {ContractKind::kInline, ContractKind::kAbsent, ContractKind::kLayout,
-                       ContractKind::kReturnsInRegisters},
+                       ContractKind::kReturnsInRegisters, ContractKind::kScaling},
                       kind_name);
   if (f.has("name")) c.name = f.str("name");
   if (f.has("why")) c.why = f.str("why");
@@ -79,6 +79,13 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
       break;
     case ContractKind::kReturnsInRegisters:
       c.function = f.str("function");
+      break;
+    case ContractKind::kScaling:
+      c.family = f.str("family", false);
+      if (f.has("max_exponent")) c.max_exponent = f.num("max_exponent");
+      if (f.has("order")) c.order = f.str("order");
+      if (f.has("tolerance")) c.tolerance = f.num("tolerance");
+      c.metric = f.str("metric");
       break;
   }
   r.verdict =
@@ -121,6 +128,25 @@ ContractResult result_from_json(const nlohmann::json& j, const std::string& wher
     }
   }
   if (f.has("size_bytes")) r.size_bytes = f.count("size_bytes");
+  if (f.has("scaling")) {
+    Fields sf(f.object("scaling"), f.where("scaling"));
+    ScalingFit fit;
+    fit.metric = sf.str("metric", false);
+    for (const auto& p : sf.array("points")) {
+      if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+        sf.fail("points", "expected [n, cost] pairs of numbers");
+      fit.points.emplace_back(p[0].get<double>(), p[1].get<double>());
+    }
+    fit.exponent = sf.num("exponent");
+    fit.steepest = sf.num("steepest");
+    const nlohmann::json& between = sf.array("between");
+    if (between.size() != 2 || !between[0].is_number() || !between[1].is_number())
+      sf.fail("between", "expected [from, to]");
+    fit.from = between[0].get<double>();
+    fit.to = between[1].get<double>();
+    fit.bound = sf.num("bound");
+    r.scaling = std::move(fit);
+  }
   return r;
 }
 
@@ -152,6 +178,8 @@ std::string ContractResult::key() const {
       return "layout " + contract.type;
     case ContractKind::kReturnsInRegisters:
       return "returns_in_registers " + contract.function;
+    case ContractKind::kScaling:
+      return "scaling " + contract.family;
   }
   return std::string(kind_name(contract.kind));
 }
@@ -161,6 +189,9 @@ std::string ContractResult::label() const {
 }
 
 bool ContractResult::concerns(const std::string& benchmark) const {
+  // A scaling contract is about its family, "<family>/<n>".
+  if (contract.benchmarks.empty() && contract.measured())
+    return benchmark.rfind(contract.family + "/", 0) == 0;
   if (contract.benchmarks.empty()) return true;
   for (const auto& b : contract.benchmarks)
     if (b == benchmark) return true;
@@ -211,6 +242,15 @@ nlohmann::json ContractResult::to_json() const {
     case ContractKind::kReturnsInRegisters:
       j["function"] = contract.function;
       break;
+    case ContractKind::kScaling:
+      j["family"] = contract.family;
+      if (contract.order.empty())
+        j["max_exponent"] = contract.max_exponent;
+      else
+        j["order"] = contract.order;
+      j["tolerance"] = contract.tolerance;
+      j["metric"] = contract.metric;
+      break;
   }
   j["status"] = verdict_name(verdict);
   j["message"] = message;
@@ -238,6 +278,16 @@ nlohmann::json ContractResult::to_json() const {
     j["out_of_line"] = copies;
   }
   if (size_bytes) j["size_bytes"] = *size_bytes;
+  if (scaling) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& [n, v] : scaling->points) points.push_back({n, v});
+    j["scaling"] = {{"metric", scaling->metric},
+                    {"points", points},
+                    {"exponent", scaling->exponent},
+                    {"steepest", scaling->steepest},
+                    {"between", {scaling->from, scaling->to}},
+                    {"bound", scaling->bound}};
+  }
   return j;
 }
 

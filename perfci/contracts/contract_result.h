@@ -13,7 +13,10 @@
 //        "remaining_calls": [{"address": "0x..", "in": STR, "to": STR,
 //                             "kind": "call"|"tail_jump", "via": "direct"|"plt"|"got"}],
 //        "out_of_line":     [{"symbol": STR, "address": "0x..", "size": N}],
-//        "size_bytes": N? } ] }
+//        "size_bytes": N?,
+//        "scaling": {"metric": "callgrind/ir", "points": [[1000, 5.1e5], ...],
+//                    "exponent": 1.01, "steepest": 1.02, "between": [4000, 16000],
+//                    "bound": 1.15}? } ] }
 #pragma once
 
 #include <cstdint>
@@ -52,6 +55,18 @@ struct OutOfLineCopy {
   uint64_t size = 0;
 };
 
+// What a scaling contract measured: the family's cost per iteration at each
+// size, the log-log slope fitted over all of them, and the steepest slope
+// between two neighbouring sizes (the one judged) with its bound.
+struct ScalingFit {
+  std::string metric;                             // "callgrind/ir", "wall/real_time_ns"
+  std::vector<std::pair<double, double>> points;  // (n, cost per iteration), by n
+  double exponent = 0;                            // least squares over every point
+  double steepest = 0;      // for wall the lowest slope the samples allow there
+  double from = 0, to = 0;  // the sizes of the steepest segment
+  double bound = 0;         // the bound between them
+};
+
 struct ContractResult {
   Contract contract;
   Verdict verdict = Verdict::kError;
@@ -60,6 +75,7 @@ struct ContractResult {
   std::vector<CallSite> remaining_calls;
   std::vector<OutOfLineCopy> out_of_line;
   std::optional<uint64_t> size_bytes;
+  std::optional<ScalingFit> scaling;
 
   // "ok      engine::get_varint inlined into ...: 3 inlined copies"
   std::string line() const;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "perfci/meters/callgrind_counts.h"
 #include "perfci/meters/callgrind_output.h"
 #include "perfci/meters/callgrind_process.h"
 #include "perfci/util/elf_symbolizer.h"
@@ -26,13 +27,11 @@ BenchmarkResult run_hook_mode(const std::string& binary, const std::string& name
   TempDir dir("perfci-cg");
   std::string cg_out = (dir.path() / "callgrind.out").string();
   std::string hook_out = (dir.path() / "hook.json").string();
-  std::vector<std::string> args{"--tool=callgrind",
-                                "--instr-atstart=no",
-                                "--collect-atstart=no",
-                                "--compress-strings=no",
-                                "--compress-pos=no",
-                                "--callgrind-out-file=" + cg_out,
-                                binary};
+  std::vector<std::string> args{"--tool=callgrind",     "--instr-atstart=no",
+                                "--collect-atstart=no", "--compress-strings=no",
+                                "--compress-pos=no",    "--callgrind-out-file=" + cg_out};
+  for (auto& a : cache_sim_args(o)) args.push_back(std::move(a));
+  args.push_back(binary);
   // valgrind is the process here: the binary's own arguments follow it.
   args.insert(args.end(), o.conditions.args.begin(), o.conditions.args.end());
   args.insert(args.end(), {"--benchmark_filter=" + exact_filter(name),
@@ -71,6 +70,7 @@ BenchmarkResult run_hook_mode(const std::string& binary, const std::string& name
     }
     CallgrindProfile profile = parse_callgrind_output(read_file(cg_out), cg_out);
     CallgrindResult c;
+    set_per_iteration_counts(c, profile_counts(profile), nullptr, iterations);
     c.iterations = iterations;
     c.total_ir = profile.total_ir;
     c.ir_per_iteration = static_cast<double>(profile.total_ir) / static_cast<double>(iterations);
@@ -93,6 +93,11 @@ BenchmarkResult run_hook_mode(const std::string& binary, const std::string& name
 const std::vector<std::string>& callgrind_modes() {
   static const std::vector<std::string> modes{"auto", "hook", "process"};
   return modes;
+}
+
+std::vector<std::string> cache_sim_args(const CallgrindOptions& o) {
+  if (!o.cache_sim) return {};
+  return {"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"};
 }
 
 bool binary_has_hook(const std::string& binary) {

@@ -23,6 +23,9 @@ namespace perfci {
 struct CallgrindOptions {
   int iterations = 10;        // hook mode: one-iteration repetitions
   std::string mode = "auto";  // auto, hook, process
+  // Simulate the caches too (about twice the time): L1/LL misses and the
+  // estimated cycles per iteration (CacheCounts).
+  bool cache_sim = false;
   std::string valgrind = "valgrind";
   std::size_t top_functions = 50;
   ProcessConditions conditions;
@@ -30,6 +33,12 @@ struct CallgrindOptions {
 
 // The modes the callgrind meter knows.
 const std::vector<std::string>& callgrind_modes();
+
+// valgrind's flags for the cache simulation, or none without it. The
+// geometry is fixed (I1 and D1 32 KiB 8-way, LL 8 MiB 16-way, 64-byte lines)
+// rather than callgrind's default, the host's own caches: the counts must
+// not change with the runner's CPU.
+std::vector<std::string> cache_sim_args(const CallgrindOptions& options);
 
 // Whether the binary itself defines perfci::BenchHook (its symbol table).
 // A hook in a shared library is not seen; auto mode then still finds the

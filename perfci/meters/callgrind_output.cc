@@ -79,8 +79,12 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
   std::size_t positions = 1;  // "positions: line" is the default
   int ir_index = -1;
   bool saw_events = false;
-  std::uint64_t totals = 0;
+  std::vector<std::string> event_names;
+  std::vector<std::uint64_t> totals;
   bool saw_totals = false;
+  // The cache simulation's miss events, by the level they count at.
+  std::vector<bool> l1_event, ll_event;
+  bool cache_events = false;
 
   struct Key {
     std::string object, name;
@@ -89,6 +93,7 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     }
   };
   std::map<Key, FunctionCost> costs;
+  std::vector<std::uint64_t> self_sums;  // per event, over every cost line outside calls
   std::map<std::pair<std::string, std::string>, CallEdge> edges;
   std::string cur_object, cur_fn;
   std::string call_object, call_fn;
@@ -150,16 +155,26 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
       } else if (key == "events") {
         auto evs = split_ws(value);
         saw_events = true;
-        for (std::size_t i = 0; i < evs.size(); ++i)
+        event_names.assign(evs.begin(), evs.end());
+        self_sums.assign(evs.size(), 0);
+        l1_event.assign(evs.size(), false);
+        ll_event.assign(evs.size(), false);
+        for (std::size_t i = 0; i < evs.size(); ++i) {
           if (evs[i] == "Ir") ir_index = static_cast<int>(i);
+          l1_event[i] = evs[i] == "I1mr" || evs[i] == "D1mr" || evs[i] == "D1mw";
+          ll_event[i] = evs[i] == "ILmr" || evs[i] == "DLmr" || evs[i] == "DLmw";
+          cache_events |= l1_event[i] || ll_event[i];
+        }
         if (ir_index < 0) throw Error(where + ": the events line has no Ir");
       } else if (key == "totals" || key == "summary") {
+        if (key == "summary" && saw_totals) continue;  // totals: wins; they are the same
         if (ir_index < 0) throw Error(where + ": " + std::string(key) + " before the events line");
         auto vals = split_ws(value);
+        if (vals.size() > event_names.size())
+          throw Error(where + ": more costs than events on the " + std::string(key) + " line");
         // Trailing zero costs may be omitted.
-        totals = static_cast<std::size_t>(ir_index) < vals.size()
-                     ? to_u64(vals[static_cast<std::size_t>(ir_index)], where)
-                     : 0;
+        totals.assign(event_names.size(), 0);
+        for (std::size_t i = 0; i < vals.size(); ++i) totals[i] = to_u64(vals[i], where);
         saw_totals = true;
       }
       // version, creator, pid, cmd, part, desc, thread, ... carry no costs.
@@ -174,9 +189,19 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     for (std::size_t i = 0; i < positions; ++i)
       if (!is_position(toks[i]))
         throw Error(where + ": bad position '" + std::string(toks[i]) + "'");
+    if (toks.size() - positions > event_names.size())
+      throw Error(where + ": more costs than events");
     std::size_t idx = positions + static_cast<std::size_t>(ir_index);
     std::uint64_t ir = idx < toks.size() ? to_u64(toks[idx], where) : 0;
-    for (std::size_t i = positions; i < toks.size(); ++i) to_u64(toks[i], where);
+    std::uint64_t l1 = 0, ll = 0;
+    for (std::size_t i = positions; i < toks.size(); ++i) {
+      const std::uint64_t v = to_u64(toks[i], where);
+      const std::size_t e = i - positions;
+      if (next_is_call) continue;  // a call's cost is its callee's, inclusive
+      self_sums[e] += v;
+      if (l1_event[e]) l1 += v;
+      if (ll_event[e]) ll += v;
+    }
     FunctionCost& fc = costs[{cur_object, cur_fn}];
     if (next_is_call) {
       fc.inclusive_ir += ir;
@@ -192,17 +217,20 @@ CallgrindProfile parse_callgrind_output(const std::string& text, const std::stri
     } else {
       fc.self_ir += ir;
       fc.inclusive_ir += ir;
+      if (cache_events) {
+        fc.self_l1_misses = fc.self_l1_misses.value_or(0) + l1;
+        fc.self_ll_misses = fc.self_ll_misses.value_or(0) + ll;
+      }
     }
   }
   if (!saw_events) throw Error(origin + ": not a callgrind output file (no events line)");
 
   CallgrindProfile out;
-  std::uint64_t self_sum = 0;
-  for (auto& [key, fc] : costs) {
-    self_sum += fc.self_ir;
+  for (auto& [key, fc] : costs)
     if (fc.inclusive_ir > 0) out.functions.push_back(std::move(fc));
-  }
-  out.total_ir = saw_totals ? totals : self_sum;
+  const std::vector<std::uint64_t>& sums = saw_totals ? totals : self_sums;
+  for (std::size_t i = 0; i < event_names.size(); ++i) out.totals[event_names[i]] = sums[i];
+  out.total_ir = sums[static_cast<std::size_t>(ir_index)];
   for (auto& [key, e] : edges) out.calls.push_back(std::move(e));
   std::sort(out.functions.begin(), out.functions.end(),
             [](const FunctionCost& a, const FunctionCost& b) {

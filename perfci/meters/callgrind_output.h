@@ -1,9 +1,11 @@
-// Reads callgrind's output format (compressed or not): the total of the
-// collected events and, per function, self and inclusive cost of the "Ir"
-// event. See valgrind's docs/callgrind-format.
+// Reads callgrind's output format (compressed or not): the totals of every
+// collected event, per function self and inclusive cost of the "Ir" event
+// (and self L1 / LL misses when the cache simulation ran), and the calls
+// between functions. See valgrind's docs/callgrind-format.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,9 +23,10 @@ struct CallEdge {
 };
 
 struct CallgrindProfile {
-  std::uint64_t total_ir = 0;           // the file's totals/summary line
-  std::vector<FunctionCost> functions;  // descending self_ir, then name
-  std::vector<CallEdge> calls;          // by caller, callee
+  std::uint64_t total_ir = 0;                   // the file's totals/summary line
+  std::map<std::string, std::uint64_t> totals;  // every event: Ir, and D1mr, ... with --cache-sim
+  std::vector<FunctionCost> functions;          // descending self_ir, then name
+  std::vector<CallEdge> calls;                  // by caller, callee
 };
 
 // Throws perfci::Error ("<origin>:<line>: ...") on malformed input.

@@ -145,5 +145,47 @@ calls=3 0
   EXPECT_TRUE(below_main);
 }
 
+// With --cache-sim=yes: every event's total, and each function's self L1
+// misses (I1mr + D1mr + D1mw) and LL misses (ILmr + DLmr + DLmw); a call's
+// line is its callee's cost, not the caller's own misses.
+TEST(CallgrindOutput, CacheSimulationEvents) {
+  const std::string text = R"(events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+fn=scan
+1 100 40 10 2 8 1 1 3 0
+cfn=load
+calls=1 0
+1 500 100 0 9 50 0 9 40 0
+fn=load
+2 500 100 0 9 50 0 9 40
+totals: 600 140 10 11 58 1 10 43 0
+)";
+  CallgrindProfile p = parse_callgrind_output(text, "cg.out");
+  EXPECT_EQ(p.total_ir, 600u);
+  EXPECT_EQ(p.totals.at("D1mr"), 58u);
+  EXPECT_EQ(p.totals.at("DLmr"), 43u);
+  EXPECT_EQ(p.totals.at("DLmw"), 0u);
+  const FunctionCost* scan = find(p, "scan");
+  ASSERT_NE(scan, nullptr);
+  EXPECT_EQ(scan->self_l1_misses, 2u + 8u + 1u);
+  EXPECT_EQ(scan->self_ll_misses, 1u + 3u + 0u);
+  const FunctionCost* load = find(p, "load");
+  EXPECT_EQ(load->self_l1_misses, 9u + 50u);  // trailing zero columns omitted
+  EXPECT_EQ(load->self_ll_misses, 9u + 40u);
+  // Without the simulation there are no miss fields at all, not zeros.
+  CallgrindProfile plain = parse_callgrind_output("events: Ir\nfn=a\n1 5\n", "x");
+  EXPECT_FALSE(plain.functions[0].self_l1_misses.has_value());
+  EXPECT_EQ(plain.totals.size(), 1u);
+}
+
+TEST(CallgrindOutput, MoreCostsThanEventsIsAnError) {
+  try {
+    parse_callgrind_output("events: Ir Dr\nfn=a\n1 5 6 7\n", "cg.out");
+    FAIL() << "accepted three costs for two events";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cg.out:3: more costs than events"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace perfci

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 
+#include "perfci/meters/callgrind_counts.h"
 #include "perfci/meters/gbench_output.h"
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
@@ -138,6 +139,11 @@ CallgrindResult fit_two_calls(const CallgrindProfile& small, std::uint64_t n1,
       d.self_ir = f.self_ir > it->second.self_ir ? f.self_ir - it->second.self_ir : 0;
       d.inclusive_ir =
           f.inclusive_ir > it->second.inclusive_ir ? f.inclusive_ir - it->second.inclusive_ir : 0;
+      auto less = [](std::optional<std::uint64_t> x, std::optional<std::uint64_t> y) {
+        return x && y ? std::optional<std::uint64_t>(*x > *y ? *x - *y : 0) : x;
+      };
+      d.self_l1_misses = less(f.self_l1_misses, it->second.self_l1_misses);
+      d.self_ll_misses = less(f.self_ll_misses, it->second.self_ll_misses);
     }
     if (d.inclusive_ir > 0) c.functions.push_back(std::move(d));
   }
@@ -146,6 +152,8 @@ CallgrindResult fit_two_calls(const CallgrindProfile& small, std::uint64_t n1,
               return a.self_ir != b.self_ir ? a.self_ir > b.self_ir : a.name < b.name;
             });
   c.functions.resize(std::min(c.functions.size(), top_functions));
+  const ProfileCounts before_counts = profile_counts(small);
+  set_per_iteration_counts(c, profile_counts(large), &before_counts, c.iterations);
   return c;
 }
 
@@ -192,8 +200,9 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
 
     // 2. Collect only inside it, one dump per call.
     const std::string out = (dir.path() / "cg.out").string();
-    const std::vector<std::string> collect{"--collect-atstart=no", "--toggle-collect=" + entry,
-                                           "--dump-after=" + entry};
+    std::vector<std::string> collect{"--collect-atstart=no", "--toggle-collect=" + entry,
+                                     "--dump-after=" + entry};
+    for (auto& a : cache_sim_args(o)) collect.push_back(std::move(a));
     auto part = [&](int k) { return out + "." + std::to_string(k); };
     SubprocessOptions opts;
     if (fixed_iterations) {
@@ -226,6 +235,8 @@ BenchmarkResult run_callgrind_process_mode(const std::string& binary, const std:
         throw Error("no second call of " + entry + " was recorded");
       auto profile = parse_callgrind_output(read_file(part(2)), part(2));
       CallgrindResult c;
+      set_per_iteration_counts(c, profile_counts(profile), nullptr,
+                               static_cast<std::uint64_t>(runs.front().iterations));
       c.mode = "process";
       c.iterations = static_cast<std::uint64_t>(runs.front().iterations);
       c.fit_iterations = {c.iterations};

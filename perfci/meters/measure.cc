@@ -149,6 +149,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
       CallgrindOptions c;
       c.iterations = o.callgrind_iterations;
       c.mode = o.callgrind_mode;
+      c.cache_sim = o.callgrind_cache_sim;
       c.valgrind = o.valgrind;
       c.conditions = o.conditions;
       // valgrind is ~50x slower; a per-run limit sized for native runs would fire.

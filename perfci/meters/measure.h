@@ -24,6 +24,7 @@ struct MeasureOptions {
   int callgrind_iterations = 10;
   std::string callgrind_filter = ".*";  // the callgrind meter runs only these
   std::string callgrind_mode = "auto";  // auto, hook, process (callgrind_meter.h)
+  bool callgrind_cache_sim = false;     // CallgrindOptions::cache_sim
   std::string valgrind = "valgrind";
   std::string profile_source = "cpu-clock";  // or "callgrind"
   std::uint64_t profile_period_ns = 250000;

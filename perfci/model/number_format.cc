@@ -30,12 +30,15 @@ std::string format_value(const std::string& metric, double v) {
   return fmt::format("{:.4g}", v);
 }
 
+// +inf: a count that rose from zero (compare_deterministic); NaN: no ratio.
 std::string format_change(double change) {
+  if (change == INFINITY) return "from 0";
   if (!std::isfinite(change)) return "-";
   return fmt::format("{:+.1f}%", change * 100);
 }
 
 std::string format_change_precise(double change) {
+  if (change == INFINITY) return "from 0";
   if (!std::isfinite(change)) return "-";
   const double pct = change * 100;
   return std::fabs(pct) < 10 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);

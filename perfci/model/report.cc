@@ -282,6 +282,8 @@ void from_json(const json& j, ContractChange& v) {
 void to_json(json& j, const Explanation& v) {
   j = json{{"source", v.source},     {"measured_by", v.measured_by}, {"symbols", v.symbols},
            {"counters", v.counters}, {"contracts", v.contracts},     {"notes", v.notes}};
+  if (!v.allocation_sites.empty()) j["allocation_sites"] = v.allocation_sites;
+  if (!v.cache_misses.empty()) j["cache_misses"] = v.cache_misses;
 }
 void from_json(const json& j, Explanation& v) {
   v.source = j.value("source", "");
@@ -290,6 +292,10 @@ void from_json(const json& j, Explanation& v) {
   v.counters = j.at("counters").get<std::vector<CounterDelta>>();
   v.contracts = j.at("contracts").get<std::vector<ContractChange>>();
   v.notes = j.at("notes").get<std::vector<std::string>>();
+  if (j.contains("allocation_sites"))
+    v.allocation_sites = j.at("allocation_sites").get<std::vector<SymbolChange>>();
+  if (j.contains("cache_misses"))
+    v.cache_misses = j.at("cache_misses").get<std::vector<SymbolChange>>();
 }
 
 void to_json(json& j, const OracleGap& v) {

@@ -65,6 +65,11 @@ struct Explanation {
   // callgrind ran.
   std::string measured_by;
   std::vector<SymbolChange> symbols;
+  // callgrind only, per iteration, largest change first: who calls the
+  // allocator (cost = calls, share = of the side's allocations), and with
+  // the cache simulation where the L1 misses are (cost = self misses).
+  std::vector<SymbolChange> allocation_sites;
+  std::vector<SymbolChange> cache_misses;
   std::vector<CounterDelta> counters;
   std::vector<ContractChange> contracts;
   std::vector<std::string> notes;  // the explanation in sentences

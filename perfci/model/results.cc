@@ -44,7 +44,18 @@ std::vector<MetricValue> metric_values(const BenchmarkResult& b) {
   if (b.cpu_time_ns) out.push_back({"wall", "cpu_time_ns", *b.cpu_time_ns, false});
   for (const auto& c : b.counters)
     if (c.per_iteration) out.push_back({"counters", c.event, *c.per_iteration, false});
-  if (b.callgrind) out.push_back({"callgrind", "ir", b.callgrind->ir_per_iteration, true});
+  if (b.callgrind) {
+    const CallgrindResult& c = *b.callgrind;
+    out.push_back({"callgrind", "ir", c.ir_per_iteration, true});
+    if (c.allocations)
+      out.push_back({"callgrind", "allocations", c.allocations->per_iteration, true});
+    if (c.cache) {
+      out.push_back({"callgrind", "l1_misses", c.cache->l1_misses(), true});
+      out.push_back({"callgrind", "ll_misses", c.cache->ll_misses(), true});
+      out.push_back(
+          {"callgrind", "estimated_cycles", c.cache->estimated_cycles(c.ir_per_iteration), true});
+    }
+  }
   return out;
 }
 
@@ -63,6 +74,8 @@ void to_json(json& j, const FunctionCost& v) {
            {"object", v.object},
            {"self_ir", v.self_ir},
            {"inclusive_ir", v.inclusive_ir}};
+  if (v.self_l1_misses) j["self_l1_misses"] = *v.self_l1_misses;
+  if (v.self_ll_misses) j["self_ll_misses"] = *v.self_ll_misses;
 }
 
 void to_json(json& j, const CallgrindResult& v) {
@@ -74,6 +87,18 @@ void to_json(json& j, const CallgrindResult& v) {
   if (!v.entry.empty()) j["entry"] = v.entry;
   if (v.setup_ir) j["setup_ir"] = *v.setup_ir;
   if (!v.fit_iterations.empty()) j["fit_iterations"] = v.fit_iterations;
+  if (v.allocations) {
+    json sites = json::array();
+    for (const auto& s : v.allocations->sites)
+      sites.push_back({{"function", s.function}, {"per_iteration", s.per_iteration}});
+    j["allocations"] = {{"per_iteration", v.allocations->per_iteration}, {"sites", sites}};
+  }
+  if (v.cache)
+    j["cache"] = {{"l1i_misses", v.cache->l1i_misses},
+                  {"l1d_misses", v.cache->l1d_misses},
+                  {"lli_misses", v.cache->lli_misses},
+                  {"lld_misses", v.cache->lld_misses},
+                  {"estimated_cycles", v.cache->estimated_cycles(v.ir_per_iteration)}};
 }
 
 void to_json(json& j, const SymbolShare& v) {
@@ -181,8 +206,10 @@ CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
   const json& fns = f.array("functions");
   for (std::size_t i = 0; i < fns.size(); ++i) {
     Fields g(fns[i], f.where("functions", i));
-    c.functions.push_back(
-        {g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")});
+    FunctionCost fc{g.str("name"), g.str("object"), g.count("self_ir"), g.count("inclusive_ir")};
+    if (g.has("self_l1_misses")) fc.self_l1_misses = g.count("self_l1_misses");
+    if (g.has("self_ll_misses")) fc.self_ll_misses = g.count("self_ll_misses");
+    c.functions.push_back(std::move(fc));
   }
   // Files written before issue 21 measured with the hook only.
   c.mode = f.has("mode") ? f.str("mode") : "hook";
@@ -197,6 +224,27 @@ CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
         f.fail("fit_iterations", "expected iteration counts >= 1");
       c.fit_iterations.push_back(n.get<std::uint64_t>());
     }
+  auto count = [](const Fields& g, const char* key) {
+    const double v = g.num(key);
+    if (!(v >= 0)) g.fail(key, "expected a count >= 0");
+    return v;
+  };
+  if (f.has("allocations")) {
+    Fields a(f.object("allocations"), f.where("allocations"));
+    Allocations al;
+    al.per_iteration = count(a, "per_iteration");
+    const json& sites = a.array("sites");
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+      Fields s(sites[i], a.where("sites", i));
+      al.sites.push_back({s.str("function", false), count(s, "per_iteration")});
+    }
+    c.allocations = std::move(al);
+  }
+  if (f.has("cache")) {
+    Fields k(f.object("cache"), f.where("cache"));
+    c.cache = CacheCounts{count(k, "l1i_misses"), count(k, "l1d_misses"), count(k, "lli_misses"),
+                          count(k, "lld_misses")};
+  }
   return c;
 }
 

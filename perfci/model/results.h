@@ -29,6 +29,10 @@
 //                   "mode": "hook"},            // or "process" (hook-free), which adds
 //                   // "entry": "BM_f(benchmark::State&)", "setup_ir": 4925,
 //                   // "fit_iterations": [10, 100]   (see CallgrindResult)
+//                   "allocations": {"per_iteration": 3, "sites": [{"function": "f()",
+//                                   "per_iteration": 2}, ...]},
+//                   "cache": {"l1i_misses": 0.5, "l1d_misses": 12, "lli_misses": 0,
+//                             "lld_misses": 3.5, "estimated_cycles": 2475}},  // --cache-sim
 //     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,  // "mode": "process"
 //                 "symbols": [{"symbol": "decode_varint", "share": 0.56, "samples": 532,
 //                              "inlined_into": "Cursor::seek"}]},
@@ -79,6 +83,42 @@ struct FunctionCost {
   std::string object;              // ELF object (or source file) callgrind attributed it to
   std::uint64_t self_ir = 0;       // over all measured iterations
   std::uint64_t inclusive_ir = 0;  // self + callees
+  // With the cache simulation only: self misses of the first-level caches
+  // (I1mr + D1mr + D1mw) and of the last level (ILmr + DLmr + DLmw).
+  std::optional<std::uint64_t> self_l1_misses{};
+  std::optional<std::uint64_t> self_ll_misses{};
+};
+
+// callgrind's cache simulation (--cache-sim=yes), per iteration, over one
+// fixed cache geometry (callgrind_meter.h) so that the counts are the same on
+// every machine. A model of a cache, not the machine's: on a machine with a
+// PMU the counters meter stays the truth for cycles.
+struct CacheCounts {
+  double l1i_misses = 0;  // I1mr
+  double l1d_misses = 0;  // D1mr + D1mw
+  double lli_misses = 0;  // ILmr
+  double lld_misses = 0;  // DLmr + DLmw
+
+  double l1_misses() const { return l1i_misses + l1d_misses; }
+  double ll_misses() const { return lli_misses + lld_misses; }
+  // Ir + 10 x L1 misses + 100 x LL misses: Gungraun's estimate, an LL miss
+  // as a trip to memory and an L1 miss as one to the last level.
+  double estimated_cycles(double ir_per_iteration) const {
+    return ir_per_iteration + 10 * l1_misses() + 100 * ll_misses();
+  }
+};
+
+// Calls into the heap allocator (malloc, calloc, realloc, operator new and
+// their aligned forms) from functions outside it, per iteration: a call
+// graph edge of the callgrind profile, so exact and the same on every run.
+// Bytes are not in a callgrind profile, so not here.
+struct AllocationSite {
+  std::string function;  // the caller
+  double per_iteration = 0;
+};
+struct Allocations {
+  double per_iteration = 0;
+  std::vector<AllocationSite> sites;  // descending per_iteration, then name
 };
 
 // How the callgrind meter delimited what it counted:
@@ -101,6 +141,8 @@ struct CallgrindResult {
   std::string entry{};                          // process mode: the symbol collected in
   std::optional<double> setup_ir{};             // process mode: fixed Ir of one call
   std::vector<std::uint64_t> fit_iterations{};  // process mode: the calls' iteration counts
+  std::optional<Allocations> allocations{};     // absent in files written before issue 18
+  std::optional<CacheCounts> cache{};           // only when the cache simulation ran
 };
 
 struct SymbolShare {
@@ -141,7 +183,9 @@ struct BenchmarkResult {
 
 // One measured value of a benchmark, named the way thresholds in perfci.json
 // are: kind "wall" (metric "real_time_ns", "cpu_time_ns"), "counters"
-// (metric = event name, per iteration), "callgrind" (metric "ir").
+// (metric = event name, per iteration), "callgrind" (metric "ir",
+// "allocations", and with the cache simulation "l1_misses", "ll_misses",
+// "estimated_cycles"). Counts may be zero; times and Ir never are.
 struct MetricValue {
   std::string kind;
   std::string metric;

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "perfci/util/error.h"
 #include "perfci/util/files.h"
 
@@ -52,6 +54,43 @@ TEST(Results, RoundTripsThroughJson) {
   EXPECT_TRUE(back.any_failed());
   EXPECT_FALSE(j["benchmarks"][0]["counters"][1].contains("per_iteration"))
       << "an unsupported counter is never written as a number";
+}
+
+// Issue 18: allocations (always) and the cache simulation's counts (with
+// --cache-sim) ride on the callgrind result, and are gated metrics.
+TEST(Results, AllocationsAndCacheCountsRoundTripAndAreMetrics) {
+  RunResults r = sample();
+  CallgrindResult& c = *r.benchmarks[0].callgrind;
+  c.allocations = Allocations{3, {{"Statement::build_plan()", 2}, {"strdup", 1}}};
+  c.cache = CacheCounts{1, 4, 0.25, 0.75};
+  c.functions[0].self_l1_misses = 70;
+  c.functions[0].self_ll_misses = 9;
+  nlohmann::json j = r;
+  EXPECT_EQ(j["benchmarks"][0]["callgrind"]["cache"]["estimated_cycles"], 2000 + 10 * 5 + 100 * 1);
+  RunResults back = run_results_from_json(j, "x.json");
+  EXPECT_EQ(nlohmann::json(back), j);
+  const CallgrindResult& bc = *back.benchmarks[0].callgrind;
+  ASSERT_TRUE(bc.allocations && bc.cache);
+  EXPECT_EQ(bc.allocations->sites[0].function, "Statement::build_plan()");
+  EXPECT_EQ(bc.functions[0].self_l1_misses, 70u);
+  std::map<std::string, double> values;
+  for (const auto& m : metric_values(back.benchmarks[0]))
+    if (m.kind == "callgrind") {
+      EXPECT_TRUE(m.deterministic) << m.metric;
+      values[m.metric] = m.value;
+    }
+  EXPECT_EQ(values.size(), 5u);
+  EXPECT_EQ(values["allocations"], 3);
+  EXPECT_EQ(values["l1_misses"], 5);
+  EXPECT_EQ(values["ll_misses"], 1);
+  EXPECT_EQ(values["estimated_cycles"], 2150);
+  // A result written before issue 18 has neither, and no such metric.
+  EXPECT_FALSE(run_results_from_json(nlohmann::json(sample()), "old.json")
+                   .benchmarks[0]
+                   .callgrind->allocations.has_value());
+  // Counts are counts.
+  j["benchmarks"][0]["callgrind"]["allocations"]["per_iteration"] = -1;
+  EXPECT_THROW(run_results_from_json(j, "x.json"), Error);
 }
 
 TEST(Results, MetricValuesNameWhatThresholdsApplyTo) {

@@ -103,6 +103,37 @@ TEST(BaselineComparison, OnePercentMoreInstructionsFailsNamingTheBenchmark) {
   EXPECT_NE(md.find("### Why engine/write changed"), std::string::npos);
 }
 
+// Issue 18: allocations are gated from zero, and a callgrind metric the
+// baseline has but this run did not measure (the cache simulation turned
+// off) is an error, never a gate that quietly shrank.
+TEST(BaselineComparison, AllocationsFromZeroAndALostCacheSimulation) {
+  CheckInputs in = inputs(kBase);
+  for (auto* r : {&in.baseline.results, &in.current})
+    for (auto& b : r->benchmarks)
+      if (b.callgrind) b.callgrind->allocations = Allocations{0, {}};
+  in.current.benchmarks[0].callgrind->allocations = Allocations{2, {{"Executor::build()", 2}}};
+  perfci::Report r = compare_with_baseline(in, config());
+  EXPECT_EQ(r.exit_code(), 1);
+  const MetricRun& m = metric(r, in.current.benchmarks[0].name, "callgrind", "allocations");
+  EXPECT_EQ(m.decision.verdict, stats::Verdict::kRegressed);
+  EXPECT_EQ(m.gate, stats::Gate::kGated);
+  ASSERT_EQ(r.check->findings.size(), 1u);
+  EXPECT_NE(r.check->findings[0].find("callgrind allocations regressed from 0"), std::string::npos)
+      << r.check->findings[0];
+
+  CheckInputs lost = inputs(kBase);
+  for (auto& b : lost.baseline.results.benchmarks)
+    if (b.callgrind) b.callgrind->cache = CacheCounts{1, 2, 0, 1};
+  perfci::Report l = compare_with_baseline(lost, config());
+  EXPECT_EQ(l.exit_code(), 2);
+  ASSERT_FALSE(l.check->errors.empty());
+  EXPECT_NE(l.check->errors[0].find("the baseline has callgrind estimated_cycles, l1_misses, "
+                                    "ll_misses but this run did not measure them (the cache "
+                                    "simulation is off"),
+            std::string::npos)
+      << l.check->errors[0];
+}
+
 TEST(BaselineComparison, ACountInAnotherModeIsAnErrorNeverAComparison) {
   // engine/write lost its hook since the baseline: its Ir is now counted
   // hook-free, over the whole function Google Benchmark runs. The same

@@ -174,15 +174,18 @@ std::vector<stats::MetricSamples> Scheduler::samples_of(
     for (const auto& key : it->second.order) {
       const Series& s = it->second.series.at(key);
       if (s.a.empty() || s.a.size() != s.b.size()) continue;
+      const stats::MetricPolicy policy = o_.policies.policy(n, key.first, key.second);
       bool ok = true;
+      // A sampled event read 0 on one side has no ratio; a deterministic
+      // count that rose from 0 (allocations) is compared as what it is.
       for (std::size_t i = 0; i < s.a.size(); ++i)
         if (!(std::isfinite(s.a[i]) && std::isfinite(s.b[i]) && s.a[i] >= 0 && s.b[i] >= 0) ||
-            ((s.a[i] == 0) != (s.b[i] == 0)))
+            (!policy.deterministic && (s.a[i] == 0) != (s.b[i] == 0)))
           ok = false;
       if (!ok) continue;  // reported as "not compared" when the run is assembled
       out.push_back(stats::MetricSamples{.benchmark = n,
                                          .metric = key.first + "/" + key.second,
-                                         .policy = o_.policies.policy(n, key.first, key.second),
+                                         .policy = policy,
                                          .a = s.a,
                                          .b = s.b,
                                          .unpaired = false});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "perfci/stats/paired_ratio.h"
@@ -103,8 +104,13 @@ Comparison compare_deterministic(std::span<const double> a, std::span<const doub
   c.b = summarize(b);
   const double ma = c.a.median;
   const double mb = c.b.median;
-  const std::vector<double> ratio = paired_ratios(std::span(&ma, 1), std::span(&mb, 1));
-  c.ratio = c.median_ratio = c.hl_ratio = ratio.front();
+  if (ma == 0 && mb > 0)
+    c.ratio = std::numeric_limits<double>::infinity();
+  else if (ma > 0 && mb == 0)
+    c.ratio = 0;
+  else
+    c.ratio = paired_ratios(std::span(&ma, 1), std::span(&mb, 1)).front();
+  c.median_ratio = c.hl_ratio = c.ratio;
   c.estimator = Estimator::kMedian;
   c.interval = {c.ratio, c.ratio, 1.0};
   return c;

@@ -74,7 +74,9 @@ Comparison compare_unpaired(std::span<const double> a, std::span<const double> b
 
 // A deterministic metric (callgrind Ir): one sample per side is enough. With
 // more, the sides' medians are compared. The ratio is exact, so the interval
-// is that point and there is no test.
+// is that point and there is no test. A count may be zero (allocations per
+// iteration): 0 -> 0 is a ratio of 1, 0 -> n is +infinity (a rise past any
+// threshold), n -> 0 is 0.
 Comparison compare_deterministic(std::span<const double> a, std::span<const double> b);
 
 }  // namespace perfci::stats

@@ -175,6 +175,16 @@ TEST(ComparisonTest, InvalidSamplesAreRejected) {
   EXPECT_THROW(compare_paired(a, b), std::invalid_argument);
 }
 
+// A count may be zero: allocations that appear are a rise past any threshold.
+TEST(ComparisonTest, DeterministicCountsFromAndToZero) {
+  const std::vector<double> zero = {0}, eight = {8};
+  EXPECT_EQ(compare_deterministic(zero, zero).ratio, 1.0);
+  const Comparison rose = compare_deterministic(zero, eight);
+  EXPECT_EQ(rose.ratio, INFINITY);
+  EXPECT_EQ(rose.interval.lo, INFINITY);
+  EXPECT_EQ(compare_deterministic(eight, zero).ratio, 0.0);
+}
+
 TEST(ComparisonTest, DeterministicWithAnEmptySecondSideIsRejected) {
   const std::vector<double> a = {1'000'000};
   EXPECT_THROW(compare_deterministic(a, {}), std::invalid_argument);
