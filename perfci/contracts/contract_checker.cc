@@ -23,7 +23,9 @@ ContractResult ContractChecker::check(const Contract& contract) const {
   }
   ContractResult r;
   r.contract = contract;
-  r.message = "unknown contract kind";
+  r.message = contract.measured()
+                  ? "a scaling contract is judged from measurements (check, ab), not the binary"
+                  : "unknown contract kind";
   return r;
 }
 
