@@ -7,7 +7,9 @@
 # fails the script. Reports go to OUT (default reports/gallery/): <case>.json,
 # <case>.md and summary.md.
 #
-#   bash scripts/regression-gallery.sh [OUT] [--jobs N]
+#   bash scripts/regression-gallery.sh [OUT] [--jobs N] [--case NAME]...
+#
+# --case runs only the named cases (and the control).
 #
 # It builds HEAD and five patched revisions (release preset, .perfci-cache/),
 # so it takes several minutes per case on 2 cores: too long for CI, run by
@@ -16,9 +18,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/reports/gallery
 jobs=$(nproc)
+only=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --jobs) jobs=$2; shift 2 ;;
+    --case) only+=("$2"); shift 2 ;;
     -*) echo "regression-gallery: unknown flag $1" >&2; exit 2 ;;
     *) out=$1; shift ;;
   esac
@@ -39,13 +43,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# case | benchmarks compared | extra perfci flags | what the report must say
+# case; benchmarks compared; extra perfci flags; what the report must say
 cases=(
-  "inline_decode|^engine/(point_lookup|range_scan)$||varint decode inlined into the rowid seek' went from ok to broken"
-  "sret_return|^engine/(read_full_scan|point_lookup)$||engine::Value stays 16 bytes' went from ok to broken"
-  "quadratic_drain|^engine/(range_scan_len|drain_rows)/[0-9]+$||grows as n^"
-  "dependent_load|^engine/(read_full_scan|range_scan)$|--cache-sim|engine::Pager::Get"
-  "executor_rebuild|^engine/(point_lookup|update_by_pk)$||callgrind allocations regressed"
+  "inline_decode;^engine/(point_lookup|range_scan)$;;varint decode inlined into the rowid seek' went from ok to broken"
+  "sret_return;^engine/(read_full_scan|point_lookup)$;;engine::Value stays 16 bytes' went from ok to broken"
+  "quadratic_drain;^engine/(range_scan_len|drain_rows)/[0-9]+$;;grows as n^"
+  "dependent_load;^engine/(read_full_scan|range_scan)$;--cache-sim;engine::Pager::Get"
+  "executor_rebuild;^engine/(point_lookup|update_by_pk)$;;callgrind allocations regressed"
 )
 
 summary=$out/summary.md
@@ -78,7 +82,9 @@ judge() {  # name rev filter flags expected_exit expected_text
 }
 
 for entry in "${cases[@]}"; do
-  IFS='|' read -r name filter flags want <<<"$entry"
+  IFS=';' read -r name filter flags want <<<"$entry"
+  if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $name " ]]; then continue; fi
+  [[ -f scripts/gallery/$name.patch ]] || { echo "regression-gallery: no $name.patch" >&2; exit 2; }
   wt=$scratch/$name
   git worktree add --quiet --detach "$wt" HEAD
   git -C "$wt" apply "$root/scripts/gallery/$name.patch"
