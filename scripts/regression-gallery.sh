@@ -29,11 +29,11 @@ while [[ $# -gt 0 ]]; do
 done
 mkdir -p "$out"
 cd "$root"
-if [[ ! -x build/release/perfci/cli/perfci ]]; then
+perfci=$root/build/release/perfci/cli/perfci
+if [[ ! -x $perfci ]]; then
   cmake --preset release >/dev/null
   cmake --build --preset release -j "$jobs" --target perfci
 fi
-perfci=$root/build/release/perfci/cli/perfci
 scratch=$(mktemp -d /tmp/perfci-gallery.XXXXXX)
 cleanup() {
   for wt in "$scratch"/*/; do

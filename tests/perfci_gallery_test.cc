@@ -67,6 +67,26 @@ void expect_clean(const std::string& c, const TempDir& dir) {
   EXPECT_TRUE(same.report["contract_changes"].empty()) << same.report["contract_changes"];
 }
 
+// Each test: perfci ab on one case's good and regressed builds, which must
+// exit 1 with a report; then, in TearDown, the good build against itself.
+class GalleryTest : public ::testing::Test {
+ protected:
+  json regressed(const std::string& c) {
+    case_ = c;
+    GalleryRun r = ab(c, "good", "regressed", dir_);
+    EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
+    EXPECT_TRUE(r.report.is_object()) << explain(r.result);
+    return r.report;
+  }
+  void TearDown() override {
+    if (!case_.empty()) expect_clean(case_, dir_);
+  }
+
+ private:
+  TempDir dir_{"gallery"};
+  std::string case_;
+};
+
 const json& contract_of(const json& side, const std::string& name) {
   for (const auto& c : side["contracts"]["contracts"])
     if (c.value("name", "") == name) return c;
@@ -75,12 +95,10 @@ const json& contract_of(const json& side, const std::string& name) {
   return none;
 }
 
-TEST(GalleryTest, DecodeNoLongerInlinedIntoTheSeek) {
-  TempDir dir("gallery");
-  GalleryRun r = ab("inline_decode", "good", "regressed", dir);
-  EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
-  ASSERT_TRUE(r.report.is_object()) << explain(r.result);
-  const json& b = bench(r.report, "BM_point_lookup");
+TEST_F(GalleryTest, DecodeNoLongerInlinedIntoTheSeek) {
+  const json r = regressed("inline_decode");
+  ASSERT_TRUE(r.is_object());
+  const json& b = bench(r, "BM_point_lookup");
   EXPECT_EQ(verdict(metric(b, "ir")), "regressed");
   const std::string n = notes(b);
   EXPECT_TRUE(has(n, "contract 'varint decode inlined into the seek' went from ok to broken")) << n;
@@ -90,31 +108,25 @@ TEST(GalleryTest, DecodeNoLongerInlinedIntoTheSeek) {
     appeared |=
         has(s["symbol"].get<std::string>(), "gallery::decode_varint") && s["change"] == "appeared";
   EXPECT_TRUE(appeared) << b["explanation"].dump(1);
-  expect_clean("inline_decode", dir);
 }
 
-TEST(GalleryTest, ReturnForcedThroughMemory) {
-  TempDir dir("gallery");
-  GalleryRun r = ab("sret_return", "good", "regressed", dir);
-  EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
-  ASSERT_TRUE(r.report.is_object()) << explain(r.result);
-  const json& b = bench(r.report, "BM_scan_cells");
+TEST_F(GalleryTest, ReturnForcedThroughMemory) {
+  const json r = regressed("sret_return");
+  ASSERT_TRUE(r.is_object());
+  const json& b = bench(r, "BM_scan_cells");
   EXPECT_EQ(verdict(metric(b, "ir")), "regressed");
   const std::string n = notes(b);
   EXPECT_TRUE(has(n, "contract 'a cell's span comes back in registers' went from ok to broken"))
       << n;
   EXPECT_TRUE(has(n, "gallery::cell_span")) << n;
-  EXPECT_EQ(contract_of(r.report["b"], "Span stays 16 bytes")["status"], "broken");
-  expect_clean("sret_return", dir);
+  EXPECT_EQ(contract_of(r["b"], "Span stays 16 bytes")["status"], "broken");
 }
 
-TEST(GalleryTest, QuadraticDrainBreaksTheScalingContract) {
-  TempDir dir("gallery");
-  GalleryRun r = ab("quadratic_drain", "good", "regressed", dir);
-  EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
-  ASSERT_TRUE(r.report.is_object()) << explain(r.result);
-  const json& good = contract_of(r.report["a"], "draining a range is linear in its rows");
-  const json& bad = contract_of(r.report["b"], "draining a range is linear in its rows");
+TEST_F(GalleryTest, QuadraticDrainBreaksTheScalingContract) {
+  const json r = regressed("quadratic_drain");
+  ASSERT_TRUE(r.is_object());
+  const json& good = contract_of(r["a"], "draining a range is linear in its rows");
+  const json& bad = contract_of(r["b"], "draining a range is linear in its rows");
   EXPECT_EQ(good["status"], "ok") << good;
   EXPECT_EQ(bad["status"], "broken") << bad;
   // The exponent, where it was measured, and the bound.
@@ -124,17 +136,14 @@ TEST(GalleryTest, QuadraticDrainBreaksTheScalingContract) {
   EXPECT_GT(bad["scaling"]["steepest"].get<double>(), 1.5) << bad;
   EXPECT_LT(good["scaling"]["steepest"].get<double>(), 1.15) << good;
   EXPECT_EQ(bad["scaling"]["points"].size(), 3u);
-  const std::string n = notes(bench(r.report, "BM_drain/4000"));
+  const std::string n = notes(bench(r, "BM_drain/4000"));
   EXPECT_TRUE(has(n, "went from ok to broken")) << n;
-  expect_clean("quadratic_drain", dir);
 }
 
-TEST(GalleryTest, DependentLoadShowsAsCacheMisses) {
-  TempDir dir("gallery");
-  GalleryRun r = ab("dependent_load", "good", "regressed", dir);
-  EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
-  ASSERT_TRUE(r.report.is_object()) << explain(r.result);
-  const json& b = bench(r.report, "BM_range_scan");
+TEST_F(GalleryTest, DependentLoadShowsAsCacheMisses) {
+  const json r = regressed("dependent_load");
+  ASSERT_TRUE(r.is_object());
+  const json& b = bench(r, "BM_range_scan");
   EXPECT_EQ(verdict(metric(b, "l1_misses")), "regressed");
   EXPECT_EQ(verdict(metric(b, "estimated_cycles")), "regressed");
   // The misses more than double; the instructions grow far less.
@@ -148,15 +157,12 @@ TEST(GalleryTest, DependentLoadShowsAsCacheMisses) {
       << b["explanation"]["cache_misses"];
   const std::string n = notes(b);
   EXPECT_TRUE(has(n, "L1 misses grew in gallery::sum_range")) << n;
-  expect_clean("dependent_load", dir);
 }
 
-TEST(GalleryTest, ExecutorRebuiltOnEveryExecutionAllocates) {
-  TempDir dir("gallery");
-  GalleryRun r = ab("executor_rebuild", "good", "regressed", dir);
-  EXPECT_EQ(r.result.exit_code, 1) << explain(r.result);
-  ASSERT_TRUE(r.report.is_object()) << explain(r.result);
-  const json& b = bench(r.report, "BM_prepared_execute");
+TEST_F(GalleryTest, ExecutorRebuiltOnEveryExecutionAllocates) {
+  const json r = regressed("executor_rebuild");
+  ASSERT_TRUE(r.is_object());
+  const json& b = bench(r, "BM_prepared_execute");
   const json& allocations = metric(b, "allocations");
   EXPECT_EQ(verdict(allocations), "regressed");
   // None per execution when the plan is kept; eight operators (and the
@@ -169,7 +175,6 @@ TEST(GalleryTest, ExecutorRebuiltOnEveryExecutionAllocates) {
   EXPECT_EQ(site["change"], "appeared");
   const std::string n = notes(b);
   EXPECT_TRUE(has(n, "new allocations per iteration in gallery::Statement::build_plan")) << n;
-  expect_clean("executor_rebuild", dir);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@ the properties issue 13 (item 5) asked of them.
 
 1. References. For every `run:` step of .github/workflows/*.yml and for the
    scripts they and .ci/run call: each `scripts/X` or `.ci/X` named must be a
-   file of the repository, and each `perfci SUBCOMMAND --option` must be a
+   file (or a folder: `scripts/gallery/$case.patch` names scripts/gallery) of the repository, and each `perfci SUBCOMMAND --option` must be a
    subcommand and an option that the built perfci accepts (its --help lists
    it). A workflow that calls a renamed script or a removed option fails here,
    not on GitHub.
@@ -94,7 +94,7 @@ def check_references(origin, text):
     for path in re.findall(r"(?<![\w./-])((?:scripts|\.ci)/[\w./-]+)", text.replace("\\\n", " ")):
         path = path.rstrip("./")
         seen.append(path)
-        if not (ROOT / path).is_file():
+        if not (ROOT / path).exists():
             problems.append(f"{path} does not exist")
     for args in perfci_calls(text):
         if not HAVE_PERFCI:

@@ -100,7 +100,10 @@ void Run(benchmark::State& state) {
   }
 }
 
-// A workload over sizes: one instance per n, made on first use.
+// A workload over sizes: one instance per n, made on first use. The body is
+// Run's, written out again on purpose: one helper shared by both (a lambda
+// returning the workload) changed g++'s code for the timed loops, sqlite/
+// range_scan +2.06% and sqlite/index_range +0.68% Ir against the baseline.
 template <template <class> class W, class Conn>
 void RunSized(benchmark::State& state) {
   const std::string& err = VerifyOnce<W>();
