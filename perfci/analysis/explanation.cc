@@ -125,6 +125,12 @@ std::vector<SymbolChange> diff_costs(const std::map<std::string, Cost>& ca,
   return out;
 }
 
+// A metric with a verdict worth a sentence of its own.
+bool changed(const MetricRun& m) {
+  return m.decision.verdict == stats::Verdict::kRegressed ||
+         m.decision.verdict == stats::Verdict::kImproved;
+}
+
 // "callgrind, hook-free (process mode): ..." for one side.
 std::string callgrind_mode_words(const CallgrindResult& c) {
   if (c.mode != "process") return "callgrind, hook mode: perfci::BenchHook's timed region only";
@@ -221,9 +227,7 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
 
   // Sentences, most telling first.
   for (const auto& m : run.metrics) {
-    if (m.decision.verdict != stats::Verdict::kRegressed &&
-        m.decision.verdict != stats::Verdict::kImproved)
-      continue;
+    if (!changed(m)) continue;
     e.notes.push_back(fmt::format(
         "{} {} {} ({} -> {} per iteration)", m.kind == "wall" ? m.metric : m.kind + " " + m.metric,
         stats::to_string(m.decision.verdict), signed_percent(m.comparison.change()),
@@ -233,12 +237,9 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
     e.notes.push_back(fmt::format("contract '{}' went from {} to {}{}{}", c.contract, c.status_a,
                                   c.status_b, c.message.empty() ? "" : ": ", c.message));
   auto changed_metric = [&](const char* metric) {
-    for (const auto& m : run.metrics)
-      if (m.kind == "callgrind" && m.metric == metric &&
-          (m.decision.verdict == stats::Verdict::kRegressed ||
-           m.decision.verdict == stats::Verdict::kImproved))
-        return true;
-    return false;
+    return std::any_of(run.metrics.begin(), run.metrics.end(), [&](const MetricRun& m) {
+      return m.kind == "callgrind" && m.metric == metric && changed(m);
+    });
   };
   // Where allocations or misses changed, when that is what changed: the
   // function is the explanation.
@@ -276,10 +277,10 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
     if (e.notes.size() >= 12) break;
   }
   for (const auto& c : e.counters) {
-    bool said = false;  // a regressed or improved metric already has its sentence
-    for (const auto& m : run.metrics)
-      said |= m.metric == c.metric && (m.decision.verdict == stats::Verdict::kRegressed ||
-                                       m.decision.verdict == stats::Verdict::kImproved);
+    // A regressed or improved metric already has its sentence.
+    const bool said = std::any_of(run.metrics.begin(), run.metrics.end(), [&](const MetricRun& m) {
+      return m.metric == c.metric && changed(m);
+    });
     if (said || std::fabs(c.change) < 0.005) continue;
     e.notes.push_back(fmt::format("{}: {} -> {} per iteration ({})", c.metric, amount(c.a),
                                   amount(c.b), signed_percent(c.change)));

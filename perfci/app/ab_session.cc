@@ -132,9 +132,10 @@ int run_ab_session(const AbFlags& f, SideInput a, SideInput b, const char* comma
                            : check_config_contracts(config, b.side.binary);
     // Scaling contracts from each side's own samples; only the families
     // this run measured (a --filter may leave others out).
+    const std::vector<contracts::Contract> declared = config_contracts(config);
     for (auto* side : {&a.side, &b.side})
       analysis::add_scaling_results(
-          side->contracts, config_contracts(config), side->binary,
+          side->contracts, declared, side->binary,
           [&](const std::string& kind, const std::string& metric) {
             return analysis::side_samples(run, side == &b.side, kind, metric);
           },

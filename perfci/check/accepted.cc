@@ -1,7 +1,9 @@
 #include "perfci/check/accepted.h"
 
+#include <algorithm>
 #include <set>
 
+#include "perfci/model/results.h"
 #include "perfci/util/error.h"
 #include "perfci/util/json_fields.h"
 
@@ -15,8 +17,8 @@ bool known_metric(const std::string& metric) {
   if (slash == std::string::npos || slash + 1 >= metric.size()) return false;
   std::string kind = metric.substr(0, slash), name = metric.substr(slash + 1);
   if (kind == "callgrind")
-    return name == "ir" || name == "allocations" || name == "l1_misses" || name == "ll_misses" ||
-           name == "estimated_cycles";
+    return std::find(callgrind_metrics().begin(), callgrind_metrics().end(), name) !=
+           callgrind_metrics().end();
   if (kind == "wall") return name == "real_time_ns" || name == "cpu_time_ns";
   return kind == "counters";
 }

@@ -37,6 +37,12 @@ RunResults make_run_results() {
   return r;
 }
 
+const std::vector<std::string>& callgrind_metrics() {
+  static const std::vector<std::string> names{"ir", "allocations", "l1_misses", "ll_misses",
+                                              "estimated_cycles"};
+  return names;
+}
+
 std::vector<MetricValue> metric_values(const BenchmarkResult& b) {
   std::vector<MetricValue> out;
   if (b.failed()) return out;

@@ -193,6 +193,9 @@ struct MetricValue {
   bool deterministic = false;  // callgrind: one trial suffices
 };
 std::vector<MetricValue> metric_values(const BenchmarkResult& result);
+// The callgrind metrics metric_values gives, in its order: what perfci.json
+// may name as "callgrind/<metric>" (an accepted regression).
+const std::vector<std::string>& callgrind_metrics();
 
 // A run cut short by SIGINT or SIGTERM (perfci/util/interrupt.h): what was
 // measured is kept, and this says how far it got. JSON:

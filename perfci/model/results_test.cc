@@ -74,11 +74,15 @@ TEST(Results, AllocationsAndCacheCountsRoundTripAndAreMetrics) {
   EXPECT_EQ(bc.allocations->sites[0].function, "Statement::build_plan()");
   EXPECT_EQ(bc.functions[0].self_l1_misses, 70u);
   std::map<std::string, double> values;
+  std::vector<std::string> names;
   for (const auto& m : metric_values(back.benchmarks[0]))
     if (m.kind == "callgrind") {
       EXPECT_TRUE(m.deterministic) << m.metric;
       values[m.metric] = m.value;
+      names.push_back(m.metric);
     }
+  // The list perfci.json's "accepted" entries are checked against.
+  EXPECT_EQ(names, callgrind_metrics());
   EXPECT_EQ(values.size(), 5u);
   EXPECT_EQ(values["allocations"], 3);
   EXPECT_EQ(values["l1_misses"], 5);
