@@ -4,6 +4,8 @@
 #   bin/perfci                                   the command
 #   include/perfci/bench.h, lib/.../libperfci_hook.a
 #                                                the benchmark hook
+#   lib/.../perfci/libperfci_alloc_counter.so    preloaded for bytes per
+#                                                iteration (meters/alloc_bytes.h)
 #   lib/.../cmake/perfci/                        find_package(perfci CONFIG) -> perfci::hook
 #   lib/.../pkgconfig/perfci-hook.pc             the same for pkg-config users
 #   share/doc/perfci/README.md
@@ -19,6 +21,7 @@ endif()
 set(PERFCI_VERSION ${CMAKE_MATCH_1})
 
 install(TARGETS perfci RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS perfci_alloc_counter LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/perfci)
 install(TARGETS perfci_hook EXPORT perfciTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/perfci/bench.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/perfci)
 

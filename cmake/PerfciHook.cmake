@@ -32,5 +32,5 @@ add_library(perfci::hook ALIAS perfci_hook)
 target_compile_features(perfci_hook PUBLIC cxx_std_20)
 target_include_directories(perfci_hook PUBLIC ${_perfci_root} ${PERFCI_LIBPFM_INCLUDE_DIR}
                            PRIVATE ${PERFCI_VALGRIND_INCLUDE_DIR})
-target_link_libraries(perfci_hook PUBLIC benchmark::benchmark ${PERFCI_LIBPFM_LIBRARY} Threads::Threads
+target_link_libraries(perfci_hook PUBLIC benchmark::benchmark ${PERFCI_LIBPFM_LIBRARY} Threads::Threads ${CMAKE_DL_LIBS}
                       PRIVATE nlohmann_json::nlohmann_json)

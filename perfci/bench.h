@@ -22,10 +22,15 @@
 //                                           the region (the run uses
 //                                           --collect-atstart=no)
 //   PERFCI_PROFILE=<period ns>              sample the region with cpu-clock
+//   PERFCI_ALLOC=1                          count the region's allocations
+//                                           and bytes through the allocation
+//                                           counter perfci preloads
+//                                           (perfci/bench/alloc_counter.cc)
 //   PERFCI_HOOK_OUT=<file>                  where the hook writes, at exit,
 //                                           what does not fit a benchmark
 //                                           counter (iterations under
-//                                           callgrind, profile samples)
+//                                           callgrind, allocations, profile
+//                                           samples)
 //
 // Counters added to the benchmark's output (all keys start with "perf."):
 //   perf.<event>               value per iteration (scaled if multiplexed)

@@ -24,10 +24,11 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || fail "cmake --install: $(cat "$work/install.log")"
 for f in bin/perfci include/perfci/bench.h lib/libperfci_hook.a lib/cmake/perfci/perfciConfig.cmake \
          lib/cmake/perfci/perfciConfigVersion.cmake lib/cmake/perfci/perfciTargets.cmake \
-         lib/pkgconfig/perfci-hook.pc share/doc/perfci/README.md; do
+         lib/pkgconfig/perfci-hook.pc lib/perfci/libperfci_alloc_counter.so \
+         share/doc/perfci/README.md; do
   [[ -e $prefix/$f ]] || fail "the prefix lacks $f"
 done
-echo "install_test: the prefix has the command, the hook, its header, the CMake and pkg-config packages"
+echo "install_test: the prefix has the command, the hook, its header, the CMake and pkg-config packages, the allocation counter"
 if grep -rl -- "$(cd "$build" && pwd)" "$prefix/lib/cmake" "$prefix/lib/pkgconfig"; then
   fail "an installed package file names the build folder"
 fi
@@ -72,7 +73,9 @@ b = [b for b in r["benchmarks"] if b["name"] == "BM_external_checksum"]
 c = b[0].get("callgrind") if b else None
 if not c or not c.get("ir_per_iteration"):
     sys.exit("no callgrind count for BM_external_checksum in " + sys.argv[1])
-print(c["ir_per_iteration"])' "$work/run$run.json")") || fail "run $run has no callgrind count"
+if "bytes_per_iteration" not in c.get("allocations", {}):
+    sys.exit("no bytes per iteration (the installed allocation counter): " + str(c.get("allocations")))
+print(c["ir_per_iteration"])' "$work/run$run.json")") || fail "run $run has no callgrind count or bytes"
 done
 [[ ${ir[0]} == "${ir[1]}" ]] || fail "callgrind Ir per iteration differs between two runs: ${ir[0]} vs ${ir[1]}"
 echo "install_test: the installed perfci counts ${ir[0]} Ir per iteration of BM_external_checksum, twice"
@@ -86,9 +89,9 @@ cd "$proj"
   fail "installed perfci baseline update failed: $(cat "$work/bu.log")"
 "$prefix/bin/perfci" check --build-dir "$ext" --no-build --no-history >"$work/check.log" 2>&1 ||
   fail "installed perfci check does not pass against its own fresh baseline: $(cat "$work/check.log")"
-# Two: its callgrind Ir and its allocations per iteration.
-grep -q "perfci check: pass (exit 0, 2 gated metric(s))" "$work/check.log" ||
-  fail "check passed without saying it gated two metrics: $(tail -3 "$work/check.log")"
+# Three: its callgrind Ir, its allocations and its bytes per iteration.
+grep -q "perfci check: pass (exit 0, 3 gated metric(s))" "$work/check.log" ||
+  fail "check passed without saying it gated three metrics: $(tail -3 "$work/check.log")"
 baseline=$(find "$proj/baselines" -name external.json)
 python3 - "$baseline" <<'PY'
 import json, sys

@@ -2,7 +2,8 @@
 // of regression perfci exists for, `perfci ab` on the good and the regressed
 // build of a miniature program (tests/gallery), deterministic meters only,
 // must say "regressed" and name the cause: the broken contract, the grown or
-// appeared function, the broken scaling, the cache misses, the allocations.
+// appeared function, the broken scaling, the cache misses, the allocations
+// and their bytes.
 // Each case also runs good against good, which must pass with none of that:
 // the assertions cannot hold by accident of the fixture.
 #include <gtest/gtest.h>
@@ -173,8 +174,15 @@ TEST_F(GalleryTest, ExecutorRebuiltOnEveryExecutionAllocates) {
   const json& site = b["explanation"]["allocation_sites"][0];
   EXPECT_TRUE(has(site["symbol"].get<std::string>(), "gallery::Statement::build_plan")) << site;
   EXPECT_EQ(site["change"], "appeared");
+  // Bytes too, from the counter's native run: eight 16-byte operators at
+  // least, none when the plan is kept.
+  const json& bytes = metric(b, "allocated_bytes");
+  EXPECT_EQ(verdict(bytes), "regressed");
+  EXPECT_EQ(bytes["samples"]["a"][0], 0.0);
+  EXPECT_GE(bytes["samples"]["b"][0].get<double>(), 8 * 16.0);
   const std::string n = notes(b);
   EXPECT_TRUE(has(n, "new allocations per iteration in gallery::Statement::build_plan")) << n;
+  EXPECT_TRUE(has(n, "callgrind allocated_bytes regressed")) << n;
 }
 
 }  // namespace

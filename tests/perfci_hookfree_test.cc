@@ -104,6 +104,12 @@ TEST(PerfciHookFree, ModeIsChosenRecordedAndCanBeForced) {
   EXPECT_EQ(autod.results.find("BM_sum")->callgrind->mode, "hook");
   EXPECT_TRUE(autod.results.find("BM_sum")->callgrind->fit_iterations.empty());
   EXPECT_EQ(autod.results.find("BM_empty_plain")->callgrind->mode, "process");
+  // Hook-free there are no bytes, and the result says why (never a 0).
+  const Allocations& plain = *autod.results.find("BM_empty_plain")->callgrind->allocations;
+  EXPECT_FALSE(plain.bytes_per_iteration);
+  EXPECT_TRUE(has(plain.bytes_unmeasured, "need perfci::BenchHook's region"))
+      << plain.bytes_unmeasured;
+  EXPECT_EQ(autod.results.find("BM_sum")->callgrind->allocations->bytes_per_iteration, 0.0);
 
   auto forced = run_callgrind(FIXTURE_BENCH, "BM_sum", {"--callgrind-mode", "process"});
   ASSERT_TRUE(forced.process.ok()) << explain(forced.process);

@@ -108,6 +108,51 @@ TEST(PerfciRun, CallgrindCountsAreIdenticalAcrossRuns) {
             0.9 * static_cast<double>(sum.total_ir));
 }
 
+// Issue 18: bytes per iteration from the native run with the allocation
+// counter preloaded, beside callgrind's allocation count, both exact; a
+// region that allocates nothing reads 0 (a measurement); without the
+// counter library the result says bytes were not measured, and gives no
+// figure.
+TEST(PerfciRun, AllocatedBytesAreExactAndNeverAZeroWhereNotMeasured) {
+  TempDir dir;
+  const std::vector<std::string> args{
+      "--meter", "callgrind", "--filter", "BM_allocate|BM_sum", "--callgrind-iterations", "3"};
+  auto res = run_fixture(args, (dir.path() / "a.json").string());
+  const BenchmarkResult* alloc = res.find("BM_allocate");
+  ASSERT_TRUE(alloc && alloc->callgrind && alloc->callgrind->allocations) << alloc->error;
+  const Allocations& a = *alloc->callgrind->allocations;
+  EXPECT_EQ(a.per_iteration, 4.0);
+  ASSERT_TRUE(a.bytes_per_iteration) << a.bytes_unmeasured;
+  EXPECT_EQ(*a.bytes_per_iteration, 1472.0);
+  EXPECT_EQ(a.counted_per_iteration, 4.0);
+  EXPECT_TRUE(a.bytes_unmeasured.empty());
+  std::map<std::string, double> values;
+  for (const auto& v : metric_values(*alloc)) values[v.metric] = v.value;
+  EXPECT_EQ(values["allocated_bytes"], 1472.0);
+
+  const Allocations& none = *res.find("BM_sum")->callgrind->allocations;
+  EXPECT_EQ(none.per_iteration, 0.0);
+  EXPECT_EQ(none.bytes_per_iteration, 0.0);
+
+  SubprocessOptions o;
+  o.argv = {PERFCI_BINARY, "run",   "--binary",
+            FIXTURE_BENCH, "--out", (dir.path() / "b.json").string(),
+            "--quiet"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.set_env["PERFCI_ALLOC_COUNTER"] = (dir.path() / "no-such-counter.so").string();
+  o.timeout = std::chrono::minutes(5);
+  auto r = run_subprocess(o);
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err_tail;
+  auto missing = load_run_results((dir.path() / "b.json").string());
+  const Allocations& m = *missing.find("BM_allocate")->callgrind->allocations;
+  EXPECT_EQ(m.per_iteration, 4.0);  // callgrind's count does not need it
+  EXPECT_FALSE(m.bytes_per_iteration);
+  EXPECT_NE(m.bytes_unmeasured.find("libperfci_alloc_counter.so was not found"), std::string::npos)
+      << m.bytes_unmeasured;
+  for (const auto& v : metric_values(*missing.find("BM_allocate")))
+    EXPECT_NE(v.metric, "allocated_bytes");
+}
+
 TEST(PerfciRun, ProfileNamesTheHotFunction) {
   TempDir dir;
   auto res = run_fixture({"--meter", "profile", "--filter", "BM_sum", "--min-time", "0.3"},

@@ -243,7 +243,7 @@ Explanation explain(const BenchmarkRun& run, const Contracts& contracts_a,
   };
   // Where allocations or misses changed, when that is what changed: the
   // function is the explanation.
-  if (changed_metric("allocations"))
+  if (changed_metric("allocations") || changed_metric("allocated_bytes"))
     for (std::size_t i = 0; i < e.allocation_sites.size() && i < 3; ++i) {
       const SymbolChange& s = e.allocation_sites[i];
       e.notes.push_back(fmt::format("{} allocations per iteration in {} ({} -> {}{})",

@@ -15,6 +15,10 @@ struct BenchHook::Active {
   CpuClockRing* sampler = nullptr;
   bool running = false;
   bool callgrind_used = false;
+  // The allocation counter's totals when the region last started, and what
+  // the region's runs added up to.
+  std::uint64_t alloc_calls_at = 0, alloc_bytes_at = 0;
+  std::uint64_t alloc_calls = 0, alloc_bytes = 0;
   double items_per_iteration = 0;
   double transactions = 0;
 };
@@ -39,8 +43,10 @@ BenchHook::~BenchHook() {
   if (!active_) return;
   stop();
   Active& a = *active_;
-  if (a.callgrind_used)
-    HookState::get().add_callgrind_region(static_cast<std::uint64_t>(state_.iterations()));
+  const auto iterations = static_cast<std::uint64_t>(state_.iterations());
+  if (a.callgrind_used) HookState::get().add_callgrind_region(iterations);
+  if (hook_settings().alloc_totals)
+    HookState::get().add_alloc_region(iterations, a.alloc_calls, a.alloc_bytes);
   if (!a.counters) return;
   double transactions = a.transactions > 0 ? a.transactions
                         : a.items_per_iteration > 0
@@ -59,6 +65,10 @@ void BenchHook::start() {
   a.running = true;
   if (a.sampler) a.sampler->enable();
   if (a.counters) a.counters->start();
+  // Last before the region (and outside callgrind's): nothing the hook
+  // allocates itself is counted, and the counter's read costs the region's
+  // Ir nothing.
+  if (auto totals = hook_settings().alloc_totals) totals(&a.alloc_calls_at, &a.alloc_bytes_at);
   if (hook_settings().callgrind) {
     a.callgrind_used = true;
     // Instrumentation is off outside regions (--instr-atstart=no), which
@@ -74,6 +84,12 @@ void BenchHook::stop() {
   if (hook_settings().callgrind) {
     CALLGRIND_TOGGLE_COLLECT;
     CALLGRIND_STOP_INSTRUMENTATION;
+  }
+  if (auto totals = hook_settings().alloc_totals) {  // first after it, for the same reasons
+    std::uint64_t calls = 0, bytes = 0;
+    totals(&calls, &bytes);
+    a.alloc_calls += calls - a.alloc_calls_at;
+    a.alloc_bytes += bytes - a.alloc_bytes_at;
   }
   if (a.counters) {
     a.counters->stop();

@@ -1,5 +1,6 @@
 #include "perfci/bench/hook_state.h"
 
+#include <dlfcn.h>
 #include <valgrind/valgrind.h>
 
 #include <cstdio>
@@ -30,6 +31,16 @@ HookSettings read_settings() {
   if (const char* p = std::getenv("PERFCI_PROFILE"))
     s.profile_period_ns = std::strtoull(p, nullptr, 10);
   if (const char* out = std::getenv("PERFCI_HOOK_OUT")) s.out_path = out;
+  const char* alloc = std::getenv("PERFCI_ALLOC");
+  s.alloc = alloc && std::string(alloc) == "1";
+  if (s.alloc) {
+    s.alloc_totals = reinterpret_cast<decltype(s.alloc_totals)>(
+        dlsym(RTLD_DEFAULT, "perfci_alloc_counter_totals"));
+    if (!s.alloc_totals)
+      s.alloc_error =
+          "PERFCI_ALLOC=1 but the allocation counter is not loaded (LD_PRELOAD="
+          "libperfci_alloc_counter.so), or the binary's own allocator comes before it";
+  }
   return s;
 }
 
@@ -62,6 +73,15 @@ void HookState::add_callgrind_region(std::uint64_t iterations) {
   callgrind_iterations_ += iterations;
 }
 
+void HookState::add_alloc_region(std::uint64_t iterations, std::uint64_t calls,
+                                 std::uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  ++alloc_regions_;
+  alloc_iterations_ += iterations;
+  alloc_calls_ += calls;
+  alloc_bytes_ += bytes;
+}
+
 CpuClockRing* HookState::sampler() {
   std::lock_guard lock(mu_);
   if (!sampler_tried_ && hook_settings().profile_period_ns > 0) {
@@ -80,6 +100,13 @@ void HookState::write_report() {
   nlohmann::json j;
   j["schema"] = "perfci.hook/1";
   j["callgrind"] = {{"regions", callgrind_regions_}, {"iterations", callgrind_iterations_}};
+  if (settings.alloc) {
+    j["allocations"] = {{"regions", alloc_regions_},
+                        {"iterations", alloc_iterations_},
+                        {"calls", alloc_calls_},
+                        {"bytes", alloc_bytes_}};
+    if (!settings.alloc_totals) j["allocations"]["error"] = settings.alloc_error;
+  }
   if (settings.profile_period_ns > 0) {
     nlohmann::json profile;
     profile["period_ns"] = settings.profile_period_ns;

@@ -19,8 +19,15 @@ struct HookSettings {
   bool callgrind = false;  // PERFCI_CALLGRIND=1 and running on valgrind
   std::uint64_t profile_period_ns = 0;
   std::string out_path;
+  // PERFCI_ALLOC=1: count the region's allocations through the preloaded
+  // allocation counter (alloc_counter.cc); null when it is not loaded, and
+  // alloc_error says so.
+  bool alloc = false;
+  void (*alloc_totals)(std::uint64_t* calls, std::uint64_t* bytes) = nullptr;
+  std::string alloc_error;
   bool any() const {
-    return !events.empty() || !unknown_events.empty() || callgrind || profile_period_ns > 0;
+    return !events.empty() || !unknown_events.empty() || callgrind || profile_period_ns > 0 ||
+           alloc;
   }
 };
 
@@ -34,6 +41,7 @@ class HookState {
   ~HookState();
 
   void add_callgrind_region(std::uint64_t iterations);
+  void add_alloc_region(std::uint64_t iterations, std::uint64_t calls, std::uint64_t bytes);
   CpuClockRing* sampler();  // null when profiling is off
   // Writes the report file now (also done at exit); for tests.
   void write_report();
@@ -43,6 +51,7 @@ class HookState {
   std::mutex mu_;
   std::uint64_t callgrind_regions_ = 0;
   std::uint64_t callgrind_iterations_ = 0;
+  std::uint64_t alloc_regions_ = 0, alloc_iterations_ = 0, alloc_calls_ = 0, alloc_bytes_ = 0;
   std::unique_ptr<CpuClockRing> sampler_;
   bool sampler_tried_ = false;
   std::vector<std::string> errors_;

@@ -202,21 +202,30 @@ perfci::Report compare_with_baseline(CheckInputs in, const CheckConfig& config) 
                              in.reference->revision + " (" + why + ")");
     }
     // A callgrind metric the baseline gates and this run did not measure
-    // (the cache simulation turned off) would drop out of the gate unseen.
+    // (the cache simulation turned off, bytes not measurable here) would
+    // drop out of the gate unseen.
     if (cur.callgrind) {
       std::set<std::string> measured;
       for (const auto& v : metric_values(cur)) measured.insert(v.metric);
       std::vector<std::string> lost;
       for (const auto& [key, value] : base_values)
         if (key.first == "callgrind" && !measured.count(key.second)) lost.push_back(key.second);
+      auto lost_one = [&](const char* m) { return std::count(lost.begin(), lost.end(), m) > 0; };
+      std::vector<std::string> why;
+      if (!cur.callgrind->cache &&
+          (lost_one("l1_misses") || lost_one("ll_misses") || lost_one("estimated_cycles")))
+        why.push_back(
+            "the cache simulation is off: --cache-sim, or the suite's \"callgrind\": "
+            "{\"cache_sim\": true}");
+      const Allocations* al = cur.callgrind->allocations ? &*cur.callgrind->allocations : nullptr;
+      if (lost_one("allocated_bytes") && al && !al->bytes_unmeasured.empty())
+        why.push_back("bytes: " + al->bytes_unmeasured);
       if (!lost.empty())
         check.errors.push_back(fmt::format(
             "benchmark {}: the baseline has callgrind {} but this run did not measure {}{}: not "
             "comparable; measure {} or update the baseline (perfci baseline update)",
             cur.name, fmt::join(lost, ", "), lost.size() == 1 ? "it" : "them",
-            cur.callgrind->cache ? ""
-                                 : " (the cache simulation is off: --cache-sim, or the suite's "
-                                   "\"callgrind\": {\"cache_sim\": true})",
+            why.empty() ? "" : " (" + fmt::format("{}", fmt::join(why, "; ")) + ")",
             lost.size() == 1 ? "it" : "them"));
     }
     BenchmarkRun run;

@@ -62,6 +62,10 @@ void print_summary(const RunResults& r) {
       const Allocations& al = *b.callgrind->allocations;
       fmt::print("    allocations        {:>14.2f} /iter{}\n", al.per_iteration,
                  al.sites.empty() ? "" : "  (most from " + al.sites.front().function + ")");
+      if (al.bytes_per_iteration)
+        fmt::print("    allocated bytes    {:>14.1f} /iter\n", *al.bytes_per_iteration);
+      else if (!al.bytes_unmeasured.empty())
+        fmt::print("    allocated bytes    not measured: {}\n", al.bytes_unmeasured);
     }
     if (b.callgrind && b.callgrind->cache) {
       const CacheCounts& k = *b.callgrind->cache;

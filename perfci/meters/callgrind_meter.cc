@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "perfci/meters/alloc_bytes.h"
 #include "perfci/meters/callgrind_counts.h"
 #include "perfci/meters/callgrind_output.h"
 #include "perfci/meters/callgrind_process.h"
@@ -113,11 +114,21 @@ BenchmarkResult run_callgrind_meter(const std::string& binary, const std::string
   if (std::find(callgrind_modes().begin(), callgrind_modes().end(), o.mode) ==
       callgrind_modes().end())
     throw Error("unknown callgrind mode '" + o.mode + "' (auto, hook or process)");
-  if (o.mode == "process" || (o.mode == "auto" && !binary_has_hook(binary)))
-    return run_callgrind_process_mode(binary, name, o);
+  BenchmarkResult b;
   bool hook_absent = false;
-  BenchmarkResult b = run_hook_mode(binary, name, o, &hook_absent);
-  if (o.mode == "auto" && hook_absent) return run_callgrind_process_mode(binary, name, o);
+  if (o.mode == "process" || (o.mode == "auto" && !binary_has_hook(binary)))
+    b = run_callgrind_process_mode(binary, name, o);
+  else
+    b = run_hook_mode(binary, name, o, &hook_absent);
+  if (o.mode == "auto" && hook_absent) b = run_callgrind_process_mode(binary, name, o);
+  if (!b.callgrind) return b;
+  if (b.callgrind->mode == "hook") {
+    measure_alloc_bytes(binary, name, o, *b.callgrind);
+  } else if (b.callgrind->allocations) {
+    b.callgrind->allocations->bytes_unmeasured =
+        "bytes per iteration need perfci::BenchHook's region: hook-free, a native run shows "
+        "no iteration's bounds";
+  }
   return b;
 }
 

@@ -27,6 +27,9 @@ struct CallgrindOptions {
   // estimated cycles per iteration (CacheCounts).
   bool cache_sim = false;
   std::string valgrind = "valgrind";
+  // libperfci_alloc_counter.so for the bytes run (alloc_bytes.h); empty
+  // when it was not found, and the result says bytes were not measured.
+  std::string alloc_counter;
   std::size_t top_functions = 50;
   ProcessConditions conditions;
 };

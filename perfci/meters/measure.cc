@@ -7,6 +7,7 @@
 
 #include "perfci/config/config.h"
 #include "perfci/counters/event_resolver.h"
+#include "perfci/meters/alloc_bytes.h"
 #include "perfci/meters/callgrind_meter.h"
 #include "perfci/meters/counters_process.h"
 #include "perfci/meters/profile_meter.h"
@@ -151,6 +152,7 @@ RunResults measure_binary(const std::string& binary_in, const MeasureOptions& o)
       c.mode = o.callgrind_mode;
       c.cache_sim = o.callgrind_cache_sim;
       c.valgrind = o.valgrind;
+      c.alloc_counter = find_alloc_counter();
       c.conditions = o.conditions;
       // valgrind is ~50x slower; a per-run limit sized for native runs would fire.
       c.conditions.timeout = o.conditions.timeout * 20;

@@ -38,8 +38,8 @@ RunResults make_run_results() {
 }
 
 const std::vector<std::string>& callgrind_metrics() {
-  static const std::vector<std::string> names{"ir", "allocations", "l1_misses", "ll_misses",
-                                              "estimated_cycles"};
+  static const std::vector<std::string> names{"ir",        "allocations", "allocated_bytes",
+                                              "l1_misses", "ll_misses",   "estimated_cycles"};
   return names;
 }
 
@@ -53,8 +53,11 @@ std::vector<MetricValue> metric_values(const BenchmarkResult& b) {
   if (b.callgrind) {
     const CallgrindResult& c = *b.callgrind;
     out.push_back({"callgrind", "ir", c.ir_per_iteration, true});
-    if (c.allocations)
+    if (c.allocations) {
       out.push_back({"callgrind", "allocations", c.allocations->per_iteration, true});
+      if (c.allocations->bytes_per_iteration)
+        out.push_back({"callgrind", "allocated_bytes", *c.allocations->bytes_per_iteration, true});
+    }
     if (c.cache) {
       out.push_back({"callgrind", "l1_misses", c.cache->l1_misses(), true});
       out.push_back({"callgrind", "ll_misses", c.cache->ll_misses(), true});
@@ -98,6 +101,12 @@ void to_json(json& j, const CallgrindResult& v) {
     for (const auto& s : v.allocations->sites)
       sites.push_back({{"function", s.function}, {"per_iteration", s.per_iteration}});
     j["allocations"] = {{"per_iteration", v.allocations->per_iteration}, {"sites", sites}};
+    if (v.allocations->bytes_per_iteration)
+      j["allocations"]["bytes_per_iteration"] = *v.allocations->bytes_per_iteration;
+    if (v.allocations->counted_per_iteration)
+      j["allocations"]["counted_per_iteration"] = *v.allocations->counted_per_iteration;
+    if (!v.allocations->bytes_unmeasured.empty())
+      j["allocations"]["bytes_unmeasured"] = v.allocations->bytes_unmeasured;
   }
   if (v.cache)
     j["cache"] = {{"l1i_misses", v.cache->l1i_misses},
@@ -244,6 +253,13 @@ CallgrindResult callgrind_from_json(const json& j, const std::string& where) {
       Fields s(sites[i], a.where("sites", i));
       al.sites.push_back({s.str("function", false), count(s, "per_iteration")});
     }
+    if (a.has("bytes_per_iteration")) al.bytes_per_iteration = count(a, "bytes_per_iteration");
+    if (a.has("counted_per_iteration"))
+      al.counted_per_iteration = count(a, "counted_per_iteration");
+    if (a.has("bytes_unmeasured")) al.bytes_unmeasured = a.str("bytes_unmeasured");
+    // Neither: a file written before bytes were measured.
+    if (al.bytes_per_iteration && !al.bytes_unmeasured.empty())
+      a.fail("bytes_unmeasured", "a figure and the reason there is none, both");
     c.allocations = std::move(al);
   }
   if (f.has("cache")) {

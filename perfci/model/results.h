@@ -30,7 +30,9 @@
 //                   // "entry": "BM_f(benchmark::State&)", "setup_ir": 4925,
 //                   // "fit_iterations": [10, 100]   (see CallgrindResult)
 //                   "allocations": {"per_iteration": 3, "sites": [{"function": "f()",
-//                                   "per_iteration": 2}, ...]},
+//                                   "per_iteration": 2}, ...],
+//                                   "bytes_per_iteration": 96, "counted_per_iteration": 3},
+//                                   // or "bytes_unmeasured": "why" instead of the two
 //                   "cache": {"l1i_misses": 0.5, "l1d_misses": 12, "lli_misses": 0,
 //                             "lld_misses": 3.5, "estimated_cycles": 2475}},  // --cache-sim
 //     "profile": {"source": "cpu-clock", "samples": 950, "lost": 0,  // "mode": "process"
@@ -111,14 +113,20 @@ struct CacheCounts {
 // Calls into the heap allocator (malloc, calloc, realloc, operator new and
 // their aligned forms) from functions outside it, per iteration: a call
 // graph edge of the callgrind profile, so exact and the same on every run.
-// Bytes are not in a callgrind profile, so not here.
+// Bytes are not in a callgrind profile: they come from a native run of the
+// same repetitions with perfci's allocation counter preloaded
+// (meters/alloc_bytes.h), hook mode only; where that could not run,
+// bytes_unmeasured says why and there is no bytes figure (never a zero).
 struct AllocationSite {
   std::string function;  // the caller
   double per_iteration = 0;
 };
 struct Allocations {
   double per_iteration = 0;
-  std::vector<AllocationSite> sites;  // descending per_iteration, then name
+  std::vector<AllocationSite> sites;              // descending per_iteration, then name
+  std::optional<double> bytes_per_iteration{};    // bytes asked for
+  std::optional<double> counted_per_iteration{};  // allocations the counter saw
+  std::string bytes_unmeasured{};
 };
 
 // How the callgrind meter delimited what it counted:
@@ -184,7 +192,8 @@ struct BenchmarkResult {
 // One measured value of a benchmark, named the way thresholds in perfci.json
 // are: kind "wall" (metric "real_time_ns", "cpu_time_ns"), "counters"
 // (metric = event name, per iteration), "callgrind" (metric "ir",
-// "allocations", and with the cache simulation "l1_misses", "ll_misses",
+// "allocations", "allocated_bytes", and with the cache simulation
+// "l1_misses", "ll_misses",
 // "estimated_cycles"). Counts may be zero; times and Ir never are.
 struct MetricValue {
   std::string kind;

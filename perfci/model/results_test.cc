@@ -61,7 +61,7 @@ TEST(Results, RoundTripsThroughJson) {
 TEST(Results, AllocationsAndCacheCountsRoundTripAndAreMetrics) {
   RunResults r = sample();
   CallgrindResult& c = *r.benchmarks[0].callgrind;
-  c.allocations = Allocations{3, {{"Statement::build_plan()", 2}, {"strdup", 1}}};
+  c.allocations = Allocations{3, {{"Statement::build_plan()", 2}, {"strdup", 1}}, 96.0, 3.0, ""};
   c.cache = CacheCounts{1, 4, 0.25, 0.75};
   c.functions[0].self_l1_misses = 70;
   c.functions[0].self_ll_misses = 9;
@@ -83,8 +83,9 @@ TEST(Results, AllocationsAndCacheCountsRoundTripAndAreMetrics) {
     }
   // The list perfci.json's "accepted" entries are checked against.
   EXPECT_EQ(names, callgrind_metrics());
-  EXPECT_EQ(values.size(), 5u);
+  EXPECT_EQ(values.size(), 6u);
   EXPECT_EQ(values["allocations"], 3);
+  EXPECT_EQ(values["allocated_bytes"], 96);
   EXPECT_EQ(values["l1_misses"], 5);
   EXPECT_EQ(values["ll_misses"], 1);
   EXPECT_EQ(values["estimated_cycles"], 2150);
@@ -92,7 +93,22 @@ TEST(Results, AllocationsAndCacheCountsRoundTripAndAreMetrics) {
   EXPECT_FALSE(run_results_from_json(nlohmann::json(sample()), "old.json")
                    .benchmarks[0]
                    .callgrind->allocations.has_value());
+  // Bytes not measured: the reason, and no figure and no metric; a file
+  // with both is refused.
+  nlohmann::json unmeasured = j;
+  auto& ua = unmeasured["benchmarks"][0]["callgrind"]["allocations"];
+  ua.erase("bytes_per_iteration");
+  ua.erase("counted_per_iteration");
+  ua["bytes_unmeasured"] = "hook-free";
+  RunResults u = run_results_from_json(unmeasured, "u.json");
+  EXPECT_EQ(u.benchmarks[0].callgrind->allocations->bytes_unmeasured, "hook-free");
+  for (const auto& m : metric_values(u.benchmarks[0])) EXPECT_NE(m.metric, "allocated_bytes");
+  ua["bytes_per_iteration"] = 96;
+  EXPECT_THROW(run_results_from_json(unmeasured, "u.json"), Error);
   // Counts are counts.
+  j["benchmarks"][0]["callgrind"]["allocations"]["bytes_per_iteration"] = -1;
+  EXPECT_THROW(run_results_from_json(j, "x.json"), Error);
+  j["benchmarks"][0]["callgrind"]["allocations"]["bytes_per_iteration"] = 96;
   j["benchmarks"][0]["callgrind"]["allocations"]["per_iteration"] = -1;
   EXPECT_THROW(run_results_from_json(j, "x.json"), Error);
 }

@@ -132,6 +132,23 @@ TEST(BaselineComparison, AllocationsFromZeroAndALostCacheSimulation) {
                                     "simulation is off"),
             std::string::npos)
       << l.check->errors[0];
+
+  // Bytes the baseline gates and this run could not measure: the error
+  // gives the meter's own reason.
+  CheckInputs bytes = inputs(kBase);
+  for (auto* r : {&bytes.baseline.results, &bytes.current})
+    for (auto& b : r->benchmarks)
+      if (b.callgrind) b.callgrind->allocations = Allocations{1, {}, 64.0, 1.0, ""};
+  Allocations& unmeasured = *bytes.current.benchmarks[0].callgrind->allocations;
+  unmeasured.bytes_per_iteration.reset();
+  unmeasured.bytes_unmeasured = "the bytes run failed: exit 1";
+  perfci::Report u = compare_with_baseline(bytes, config());
+  EXPECT_EQ(u.exit_code(), 2);
+  ASSERT_EQ(u.check->errors.size(), 1u);
+  EXPECT_NE(u.check->errors[0].find("the baseline has callgrind allocated_bytes but this run did "
+                                    "not measure it (bytes: the bytes run failed: exit 1)"),
+            std::string::npos)
+      << u.check->errors[0];
 }
 
 TEST(BaselineComparison, ACountInAnotherModeIsAnErrorNeverAComparison) {
