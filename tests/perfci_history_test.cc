@@ -96,16 +96,17 @@ TEST_F(PerfciHistory, CheckRecordsAndImportingItsReportStoresNothingNew) {
     EXPECT_EQ(r.sides[1].commit, head(root_));
     EXPECT_NE(r.sides[1].parent, "");  // the first commit
     EXPECT_NE(r.sides[1].profile, "");
-    // Three benchmarks, each with callgrind Ir and allocations per iteration.
-    EXPECT_EQ(r.sides[1].points.size(), 6u);
-    EXPECT_EQ(r.sides[0].points.size(), 6u);
+    // Three benchmarks, each with callgrind Ir, allocations and bytes
+    // allocated per iteration.
+    EXPECT_EQ(r.sides[1].points.size(), 9u);
+    EXPECT_EQ(r.sides[0].points.size(), 9u);
     std::set<std::string> metrics;
     for (const auto& p : r.sides[1].points) {
       EXPECT_EQ(p.kind, "callgrind");
       EXPECT_TRUE(p.deterministic);
       metrics.insert(p.metric);
     }
-    EXPECT_EQ(metrics, (std::set<std::string>{"ir", "allocations"}));
+    EXPECT_EQ(metrics, (std::set<std::string>{"ir", "allocations", "allocated_bytes"}));
   }
 
   // The report it wrote is that very run.
@@ -212,8 +213,9 @@ TEST_F(PerfciHistory, TwoChecksAtOnceLoseNothing) {
   EXPECT_NE(runs[0].record.key, runs[1].record.key);
   for (const auto& run : runs) {
     ASSERT_EQ(run.record.sides.size(), 2u);
-    EXPECT_EQ(run.record.sides[0].points.size(), 6u);  // Ir and allocations of three
-    EXPECT_EQ(run.record.sides[1].points.size(), 6u);
+    // Ir, allocations and bytes allocated of three benchmarks.
+    EXPECT_EQ(run.record.sides[0].points.size(), 9u);
+    EXPECT_EQ(run.record.sides[1].points.size(), 9u);
   }
 }
 
