@@ -297,7 +297,7 @@ Result<std::unique_ptr<Statement>> Database::Prepare(std::string_view sql, size_
   if (!next->has_value()) return std::unique_ptr<Statement>();
   std::unique_ptr<Statement> stmt(new Statement(this));
   stmt->ast_ = std::make_unique<sql::Statement>(std::move(**next));
-  ENGINE_RETURN_IF_ERROR(stmt->Build());
+  ENGINE_RETURN_IF_ERROR(stmt->Compile());
   return stmt;
 }
 

@@ -52,8 +52,21 @@ bool Statement::explains_query_plan() const {
   return kind_ == Kind::kExplain && ast_->explain == sql::ExplainMode::kQueryPlan;
 }
 
+Status Statement::Compile() {
+  if (!db_->schema_ || db_->tree_->pager().in_read()) return Build();
+  const Status st = Plan();
+  if (st.ok()) return st;
+  const uint64_t generation = db_->schema_generation_;
+  ENGINE_RETURN_IF_ERROR(db_->RefreshSchema());
+  return db_->schema_generation_ == generation ? st : Plan();
+}
+
 Status Statement::Build() {
   ENGINE_RETURN_IF_ERROR(db_->RefreshSchema());
+  return Plan();
+}
+
+Status Statement::Plan() {
   // Any previous executor points into the old plan.
   select_ = nullptr;
   dml_.reset();
@@ -276,21 +289,27 @@ Status Statement::StartPragma() {
 Status Statement::Start() {
   if (kind_ == Kind::kPragma) return StartPragma();
   if (kind_ == Kind::kSelect || kind_ == Kind::kExplain) {
-    ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
-    holds_read_ = true;
-    Status st = db_->EnsureSchema();
-    if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
-    if (!st.ok()) {
-      Finish();
-      return st;
-    }
-    if (kind_ == Kind::kExplain) {
-      explain_pos_ = 0;
-      return Status::OK();
+    // A SELECT that names no table (SELECT 1 + 1) takes no read
+    // transaction: no lock, no header read, no cookie check — nothing in
+    // the file can change its answer (sqlite3's program has no
+    // OP_Transaction then).
+    if (kind_ == Kind::kExplain || prog_->reads_tables) {
+      ENGINE_RETURN_IF_ERROR(db_->AcquireRead());
+      holds_read_ = true;
+      Status st = db_->EnsureSchema();
+      if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
+      if (!st.ok()) {
+        Finish();
+        return st;
+      }
+      if (kind_ == Kind::kExplain) {
+        explain_pos_ = 0;
+        return Status::OK();
+      }
     }
     ctx_->NewExecution();
     ctx_->params() = binds_;
-    st = select_->Open();
+    Status st = select_->Open();
     if (!st.ok()) Finish();
     return st;
   }

@@ -314,6 +314,10 @@ struct Program {
   // It names an object of the temp database: the connection makes that
   // database before it runs the plan (until then its catalog is empty).
   bool uses_temp = false;
+  // It names a table or view (sqlite_schema too). A statement that names
+  // none (SELECT 1 + 1) runs without a read transaction and without looking
+  // at the schema cookie, as sqlite3's program without OP_Transaction does.
+  bool reads_tables = false;
 
   const Node& node(int32_t i) const { return nodes[static_cast<size_t>(i)]; }
 };

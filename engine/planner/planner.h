@@ -256,10 +256,13 @@ class Planner {
   // The scope a FROM item's or DML target's qualifier names (the default
   // scope without one), or sqlite3's "no such table: q.name".
   Result<catalog::DbScope> ScopeOfRef(const std::string& qualifier, const std::string& name) const;
-  // Notes that the plan reads or writes the temp database (Program::uses_temp).
+  // Notes that the plan reads or writes the database (Program::reads_tables),
+  // and which: temp's (Program::uses_temp).
   template <typename T>
   const T* Used(const T* object) {
-    if (object != nullptr && object->db == catalog::Db::kTemp) prog_->uses_temp = true;
+    if (object == nullptr) return object;
+    prog_->reads_tables = true;
+    if (object->db == catalog::Db::kTemp) prog_->uses_temp = true;
     return object;
   }
   bool in_check_ = false;  // compiling a CHECK: no subqueries, no parameters

@@ -85,7 +85,15 @@ class Statement {
   enum class State : uint8_t { kIdle, kRunning, kDone };
 
   explicit Statement(Database* db);
+  // Plans the statement the first time: with the catalog the connection
+  // already has, reading the file's schema only when that plan fails (a
+  // table another connection made is then found), as sqlite3_prepare plans
+  // without a lock and re-reads the schema only on an error (schemaIsValid).
+  // Each run checks the schema cookie under its own transaction.
+  Status Compile();
+  // Plans again against the current catalog (read first when stale).
   Status Build();
+  Status Plan();
   Status Start();
   Status StartPragma();
   Result<bool> StepPrecomputed();
