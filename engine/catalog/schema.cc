@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/catalog/absent_value.h"
+
 namespace engine::catalog {
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
@@ -146,7 +148,7 @@ Status NoSuchColumn(const sql::IndexedColumn& ic) {
 }
 
 Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
-                                                const sql::Ast& /*ast*/) {
+                                                const sql::Ast& ast) {
   auto t = std::make_unique<TableInfo>();
   t->name = st.name;
   t->without_rowid = st.without_rowid;
@@ -174,6 +176,18 @@ Result<std::unique_ptr<TableInfo>> TableFromAst(const sql::CreateTableStmt& st,
       }
     }
     t->columns.push_back(std::move(c));
+  }
+  auto absent_bytes = std::make_shared<func::ValueArena>(64);
+  std::vector<Value> absent;
+  for (size_t i = 0; i < st.columns.size(); ++i) {
+    const Value v = AbsentValue(ast, st.columns[i], t->columns[i].affinity, *absent_bytes);
+    if (v.is_null()) continue;
+    absent.resize(st.columns.size());
+    absent[i] = v;
+  }
+  if (!absent.empty()) {
+    t->absent = std::move(absent);
+    t->absent_bytes = std::move(absent_bytes);
   }
   for (const sql::TableConstraint& tc : st.constraints) {
     if (tc.kind == sql::TableConstraint::Kind::kCheck) {

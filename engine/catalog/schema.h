@@ -14,6 +14,7 @@
 
 #include "engine/func/affinity.h"
 #include "engine/func/collation.h"
+#include "engine/func/value_arena.h"
 #include "engine/sql/ast.h"
 #include "engine/status.h"
 #include "engine/storage/key_column.h"
@@ -106,6 +107,12 @@ struct TableInfo {
   // sqlite3 evaluates them in. Empty for most tables: a write then pays
   // nothing for them.
   std::vector<CheckInfo> checks;
+  // What each column reads as in a row whose record ends before it (written
+  // before sqlite3's ALTER TABLE ADD COLUMN): its DEFAULT as sqlite3 reads
+  // it there (catalog/absent_value.h). Empty when all would read NULL, as
+  // for nearly every table; RecordReader::set_absent takes it.
+  std::vector<Value> absent;
+  std::shared_ptr<func::ValueArena> absent_bytes;  // the text and blob bytes of `absent`
 
   int FindColumn(std::string_view name) const;  // -1 when absent
 };

@@ -74,6 +74,10 @@ CoreRun::CoreRun(ExecContext* ctx, const plan::Select* sel, const plan::Core* co
     levels_.emplace_back();
     levels_[i].plan = &core->levels[i];
     levels_[i].row = &ctx->sources()[static_cast<size_t>(core->levels[i].src)];
+    // A table's row may lack columns added since it was written; a
+    // covering index's key never does.
+    const plan::Level& p = core->levels[i];
+    if (p.table != nullptr && !p.covering) levels_[i].row->reader.set_absent(p.table->absent);
   }
   out_.resize(core->results.size());
 }

@@ -48,6 +48,7 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
   BtCursor rows(&tree, t.root);
   std::optional<BtCursor> probe;
   RecordReader reader;
+  reader.set_absent(t.absent);
   RecordBuilder builder(tree.file_format());
   std::vector<Value> key;
   std::vector<uint8_t> copy;

@@ -401,6 +401,7 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   std::span<const uint8_t> payload;
   ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
   ENGINE_RETURN_IF_ERROR(reader_.Parse(payload));
+  reader_.set_absent(table_->absent);
   const size_t n = table_->columns.size();
   if (row_.size() != n + 1) row_.resize(n + 1);
   for (size_t c = 0; c < n; ++c) row_[c] = reader_.column(static_cast<int>(c));
@@ -699,6 +700,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   target.values = nullptr;
   target.rowid = rowid;
   ENGINE_RETURN_IF_ERROR(target.reader.Parse(reader_.data(), reader_.size()));
+  target.reader.set_absent(table_->absent);
   SourceRow& excluded = ctx_->sources()[static_cast<size_t>(dml_->excluded_src)];
   excluded.null_row = false;
   excluded.values = excluded_.row(0);
@@ -874,6 +876,7 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     src.values = nullptr;
     src.rowid = rowid;
     ENGINE_RETURN_IF_ERROR(src.reader.Parse(reader_.data(), reader_.size()));
+    src.reader.set_absent(table_->absent);
     for (size_t i = 0; i < dml_->sets.size(); ++i) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->sets[i].second, &newvals[i]));
       newvals[i] = ctx_->arena().Copy(newvals[i]);

@@ -239,6 +239,7 @@ class RowChecks {
     ENGINE_RETURN_IF_ERROR(planner.CompileChecks(t, src_, &checks_));
     // Every table checked is of `tree`'s database, whichever it is.
     ctx_ = std::make_unique<ExecContext>(Trees{&tree, &tree}, &prog_);
+    ctx_->sources()[static_cast<size_t>(src_)].reader.set_absent(t.absent);
     return Status::OK();
   }
   bool active() const { return ctx_ != nullptr; }
@@ -294,6 +295,7 @@ class ContentChecker {
     }
     BtCursor rows(&tree_, t.root);
     RecordReader reader;
+    reader.set_absent(t.absent);  // index entries hold a missing column's DEFAULT
     std::vector<Value> key;
     int64_t nrow = 0;
     // Like sqlite3, read a row only when a check needs its columns: a

@@ -306,6 +306,13 @@ Result<int32_t> Planner::CompileColumn(const sql::Ast& ast, const sql::Expr& e,
     ENGINE_RETURN_IF_ERROR(AddValue(Value::Text(name), &n));
     return AddNode(n);
   }
+  // TRUE and FALSE are 1 and 0 where no column has the name (sqlite3's
+  // sqlite3ExprIdToTrueFalse, SQLite 3.23 on).
+  if (qual.empty() && (EqualsNoCase(name, "true") || EqualsNoCase(name, "false"))) {
+    Node n;
+    ENGINE_RETURN_IF_ERROR(AddValue(Value::Integer(EqualsNoCase(name, "true") ? 1 : 0), &n));
+    return AddNode(n);
+  }
   return Status::SqlError("no such column: " + (qual.empty()
                                                     ? std::string(name)
                                                     : std::string(qual) + "." + std::string(name)))

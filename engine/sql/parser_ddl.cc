@@ -123,7 +123,11 @@ Result<ExprId> Parser::ParseSignedLiteral() {
     }
     case TokenKind::kPlus:
     case TokenKind::kMinus: {
-      if (!PeekIs(TokenKind::kInteger, 1) && !PeekIs(TokenKind::kFloat, 1)) {
+      // parse.y: DEFAULT PLUS term / DEFAULT MINUS term, where a term is a
+      // number, a string, a blob or NULL (sqlite3 writes DEFAULT -'5').
+      if (!PeekIs(TokenKind::kInteger, 1) && !PeekIs(TokenKind::kFloat, 1) &&
+          !PeekIs(TokenKind::kString, 1) && !PeekIs(TokenKind::kBlob, 1) &&
+          !PeekIs(TokenKind::kNull, 1)) {
         Advance();
         return ErrorNear();
       }
@@ -137,12 +141,18 @@ Result<ExprId> Parser::ParseSignedLiteral() {
       return ParsePrimary();
     default:
       if (IsTimeKeyword(t)) return ParseTimeKeyword();
-      // DEFAULT id: SQLite takes a bare word as a string ("DEFAULT abc").
+      // DEFAULT id: SQLite takes a bare word as a string ("DEFAULT abc"),
+      // but TRUE and FALSE as 1 and 0.
       if (IsId(t)) {
         Advance();
         Expr e;
-        e.kind = ExprKind::kString;
-        e.u.ids.a = AddString(DecodeIdentifier(Text(t)));
+        if (IsWord(t, "TRUE") || IsWord(t, "FALSE")) {
+          e.kind = ExprKind::kInteger;
+          e.u.integer = IsWord(t, "TRUE") ? 1 : 0;
+        } else {
+          e.kind = ExprKind::kString;
+          e.u.ids.a = AddString(DecodeIdentifier(Text(t)));
+        }
         return NewExpr(e);
       }
       return ErrorNear();

@@ -123,10 +123,16 @@ class RecordReader {
   Status Parse(std::span<const uint8_t> rec) { return Parse(rec.data(), rec.size()); }
 
   int column_count() const { return static_cast<int>(ncols_); }
-  // Columns past the end read as NULL, as for a row written before ALTER
-  // TABLE ADD COLUMN.
+  // The values of the columns a record may lack, by column
+  // (catalog::TableInfo::absent); must outlive the reader's use. Empty:
+  // every missing column is NULL.
+  void set_absent(std::span<const Value> values) { absent_ = values; }
+  // Columns past the end read as set_absent says (a row written before
+  // ALTER TABLE ADD COLUMN reads the column's DEFAULT), else NULL.
   Value column(int i) const {
-    if (static_cast<size_t>(i) >= ncols_) return Value::Null();
+    if (static_cast<size_t>(i) >= ncols_) [[unlikely]]
+      return static_cast<size_t>(i) < absent_.size() ? absent_[static_cast<size_t>(i)]
+                                                     : Value::Null();
     const Col& c = cols_[static_cast<size_t>(i)];
     return decode_serial_value(c.serial_type, data_ + c.offset);
   }
@@ -144,6 +150,7 @@ class RecordReader {
   // A buffer that only grows: its first ncols_ entries describe the record.
   std::vector<Col> cols_;
   size_t ncols_ = 0;
+  std::span<const Value> absent_;
 };
 
 namespace record_internal {
