@@ -1,10 +1,12 @@
 #include "engine/exec/ddl_run.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "engine/exec/trigger_ddl.h"
 #include "engine/planner/planner.h"
 #include "engine/storage/btree_cursor.h"
+#include "engine/storage/key_sorter.h"
 #include "engine/storage/record.h"
 #include "engine/storage/schema_table.h"
 
@@ -42,50 +44,70 @@ Status CheckNewName(const catalog::Schema& schema, catalog::DbScope in, const st
   return Status::OK();
 }
 
-// Fills a new index from its table's rows.
+// What an index build may hold in memory before it writes sorted runs to a
+// temporary file: the page cache's size, as SQLite's sorter takes its
+// budget from cache_size, and never less than 1 MiB.
+size_t SortBudget(BTree& tree) {
+  return std::max<size_t>(tree.pager().cache_bytes(), size_t{1} << 20);
+}
+
+// Fills a new (empty) index from its table's rows: the keys are sorted
+// (KeySorter; runs spill to a temporary file past the budget) and the tree
+// is built bottom-up from them (BTree::BulkLoadIndex), as sqlite3 builds an
+// index from its sorter. A UNIQUE index fails on the first two neighbours
+// in that order whose columns are equal and not NULL.
 Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::IndexInfo& ix) {
   const KeyOrder order = ix.key_order();
-  BtCursor rows(&tree, t.root);
-  std::optional<BtCursor> probe;
-  RecordReader reader;
-  reader.set_absent(t.absent);
-  RecordBuilder builder(tree.file_format());
-  std::vector<Value> key;
-  std::vector<uint8_t> copy;
-  ENGINE_RETURN_IF_ERROR(rows.first());
-  while (rows.valid()) {
-    std::span<const uint8_t> payload;
-    ENGINE_RETURN_IF_ERROR(rows.payload(&payload));
-    // The index insert may move pages around: work on a copy of the row.
-    copy.assign(payload.begin(), payload.end());
-    ENGINE_RETURN_IF_ERROR(reader.Parse(copy.data(), copy.size()));
-    const int64_t rowid = rows.rowid();
-    key.clear();
-    bool has_null = false;
-    for (int c : ix.columns) {
-      key.push_back(c == t.rowid_alias ? Value::Integer(rowid) : reader.column(c));
-      has_null |= key.back().is_null();
+  KeySorter sorter(tree.pager().env(), order, SortBudget(tree), tree.file_format());
+  {
+    BtCursor rows(&tree, t.root);
+    RecordReader reader;
+    reader.set_absent(t.absent);
+    std::vector<Value> key;
+    ENGINE_RETURN_IF_ERROR(rows.first());
+    while (rows.valid()) {
+      std::span<const uint8_t> payload;
+      ENGINE_RETURN_IF_ERROR(rows.payload(&payload));
+      ENGINE_RETURN_IF_ERROR(reader.Parse(payload.data(), payload.size()));
+      const int64_t rowid = rows.rowid();
+      key.clear();
+      for (int c : ix.columns)
+        key.push_back(c == t.rowid_alias ? Value::Integer(rowid) : reader.column(c));
+      key.push_back(Value::Integer(rowid));
+      ENGINE_RETURN_IF_ERROR(sorter.Add(key));  // copies the row's bytes it keeps
+      ENGINE_RETURN_IF_ERROR(rows.next());
     }
-    if (ix.unique && !has_null) {
-      if (!probe) probe.emplace(&tree, ix.root, order);
-      bool exact = false;
-      ENGINE_RETURN_IF_ERROR(
-          probe->seek_index(key.data(), static_cast<int>(key.size()), SeekOp::kGE, &exact));
-      if (exact) {
-        std::string msg = "UNIQUE constraint failed: ";
-        for (size_t i = 0; i < ix.columns.size(); ++i) {
-          if (i > 0) msg += ", ";
-          msg += t.name + "." + t.columns[static_cast<size_t>(ix.columns[i])].name;
-        }
-        return Status::Constraint(msg);
-      }
-    }
-    key.push_back(Value::Integer(rowid));
-    ENGINE_RETURN_IF_ERROR(
-        tree.InsertIndex(ix.root, builder.Build(key.data(), static_cast<int>(key.size())), order));
-    ENGINE_RETURN_IF_ERROR(rows.next());
   }
-  return Status::OK();
+  ENGINE_RETURN_IF_ERROR(sorter.Finish());
+  const int ncols = static_cast<int>(ix.columns.size());
+  std::vector<uint8_t> prev;  // the previous key's record, for the UNIQUE check
+  bool have_prev = false;
+  return tree.BulkLoadIndex(ix.root, [&](std::span<const uint8_t>* out) -> Result<bool> {
+    ENGINE_ASSIGN_OR_RETURN(bool more, sorter.Next());
+    if (!more) return false;
+    if (ix.unique) {
+      const std::span<const Value> key = sorter.key();
+      bool has_null = false;
+      for (int i = 0; i < ncols; ++i) has_null |= key[static_cast<size_t>(i)].is_null();
+      if (have_prev && !has_null) {
+        int c = 0;
+        ENGINE_RETURN_IF_ERROR(
+            compare_record(prev.data(), prev.size(), key.data(), ncols, order, &c));
+        if (c == 0) {
+          std::string msg = "UNIQUE constraint failed: ";
+          for (size_t i = 0; i < ix.columns.size(); ++i) {
+            if (i > 0) msg += ", ";
+            msg += t.name + "." + t.columns[static_cast<size_t>(ix.columns[i])].name;
+          }
+          return Status::Constraint(msg);
+        }
+      }
+      prev.assign(sorter.record().begin(), sorter.record().end());
+      have_prev = true;
+    }
+    *out = sorter.record();
+    return true;
+  });
 }
 
 // A TEMP object's name takes no qualifier (`refused` says so); otherwise

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -71,6 +72,14 @@ class BTree {
   // that seek ended: two comparisons with its neighbours prove it.
   Status InsertIndex(uint32_t root, std::span<const uint8_t> key, KeyOrder order = {},
                      BtCursor* hint = nullptr);
+  // Fills the empty index tree at `root` bottom-up from keys (records, as
+  // InsertIndex takes them) that `next` yields in the tree's order, false
+  // after the last (engine/storage/btree_bulk.cc): pages packed left to
+  // right as SQLite's bulk-load balance packs them, no key compared or
+  // descended to. Keys out of order make a corrupt tree: the caller sorts
+  // them (KeySorter).
+  using KeyStream = std::function<Result<bool>(std::span<const uint8_t>* key)>;
+  Status BulkLoadIndex(uint32_t root, const KeyStream& next);
   // Index inserts that took their place from the hint, since the tree opened
   // (tests prove the shortcut is taken, not only that it is harmless).
   uint64_t index_hint_hits() const { return index_hint_hits_; }
@@ -80,6 +89,7 @@ class BTree {
 
  private:
   friend class BtCursor;
+  class BulkLoader;  // btree_bulk.cc
   struct PathEntry {
     uint32_t pgno;
     int idx;  // child taken (interior) or cell (leaf)

@@ -124,6 +124,11 @@ class Pager {
   const std::string& path() const { return path_; }
   // Named files, memory or unnamed temporary files (Env::Kind).
   Env::Kind storage_kind() const { return env_->kind(); }
+  // Where the database's files come from; scratch files (an index build's
+  // sorted runs) are taken from it too.
+  Env* env() const { return env_; }
+  // The cache's bound in bytes: what an index build may hold in memory.
+  size_t cache_bytes() const { return opts_.cache_pages * page_size_; }
   uint32_t lock_byte_page() const { return static_cast<uint32_t>(kPendingByte / page_size_) + 1; }
 
   Result<PageRef> Get(uint32_t pgno);
