@@ -106,6 +106,10 @@ Status Statement::Plan() {
     kind_ = Kind::kCommit;
   } else if (st.as<sql::RollbackStmt>()) {
     kind_ = Kind::kRollback;
+  } else if (const auto* reindex = st.as<sql::ReindexStmt>()) {
+    kind_ = Kind::kReindex;
+    // sqlite3 finds what to rebuild when it prepares: its errors are prepare errors.
+    planned = exec::ReindexTargets(*db_->schema_, *reindex).status();
   } else if (const auto* pragma = st.as<sql::PragmaStmt>()) {
     kind_ = Kind::kPragma;
     auto cols = exec::PragmaColumns(*db_->schema_, *pragma);
@@ -243,6 +247,8 @@ Status Statement::RunOnce() {
 Status Statement::RunDdl() {
   const catalog::Schema& schema = *db_->schema_;
   if (kind_ == Kind::kDrop) return exec::Drop(db_->trees(), schema, *ast_->as<sql::DropStmt>());
+  if (kind_ == Kind::kReindex)
+    return exec::Reindex(db_->trees(), schema, *ast_->as<sql::ReindexStmt>());
   // The database a CREATE writes into, made first when it is temp.
   ENGINE_ASSIGN_OR_RETURN(const catalog::Db target, exec::CreateTarget(*ast_, schema));
   if (target == catalog::Db::kTemp) ENGINE_RETURN_IF_ERROR(db_->EnsureTemp());

@@ -1,4 +1,4 @@
-// CREATE INDEX on a populated table builds the index by sorting its keys and
+// CREATE INDEX (and REINDEX) on a populated table builds the index by sorting its keys and
 // loading the tree bottom-up (engine/storage/key_sorter.h, btree_bulk.cc).
 // What sqlite3 must find in the file afterwards: integrity_check ok (every
 // entry matches its row, in the index's order under its collations and
@@ -159,6 +159,87 @@ TEST(CreateIndexTest, AMillionRows) {
   SqliteDb db(path);
   EXPECT_EQ(db.IntegrityCheck(), "ok");
   EXPECT_EQ(db.Query("SELECT count(*) FROM t INDEXED BY tb WHERE b >= ''")[0][0], "1000000");
+}
+
+TEST(CreateIndexTest, ReindexAsSqlite3) {
+  // Every form sqlite3 takes, and its refusals (at prepare, as sqlite3's):
+  // an unqualified name is a collation first, then main's table or index.
+  const std::string out = ExpectLikeSqlite(R"(
+    CREATE TABLE t(a, b UNIQUE);
+    CREATE INDEX ta ON t(a COLLATE NOCASE);
+    INSERT INTO t VALUES('X', 2), ('x', 3), ('y', 1), (NULL, NULL);
+    REINDEX;
+    REINDEX t;
+    REINDEX ta;
+    REINDEX nocase;
+    REINDEX main.t;
+    REINDEX main.ta;
+    BEGIN;
+    REINDEX;
+    INSERT INTO t VALUES('Y', 4);
+    COMMIT;
+    REINDEX binary;
+    REINDEX rtrim;
+    REINDEX "t";
+    SELECT a FROM t INDEXED BY ta ORDER BY a COLLATE NOCASE;
+    CREATE TEMP TABLE tt(x UNIQUE);
+    INSERT INTO tt VALUES(1), (2);
+    REINDEX temp.tt;
+    REINDEX temp.sqlite_autoindex_tt_1;
+    REINDEX;
+    REINDEX tt;
+    REINDEX temp.t;
+    REINDEX main.nocase;
+    REINDEX nothere;
+    REINDEX zz.t;
+    CREATE VIEW v AS SELECT 1;
+    REINDEX v;
+    REINDEX main.v;
+    PRAGMA integrity_check;
+    PRAGMA temp.integrity_check;
+  )");
+  EXPECT_NE(out.find("error: unable to identify the object to be reindexed"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("error: unknown database zz"), std::string::npos) << out;
+}
+
+TEST(CreateIndexTest, ReindexRebuildsAnIndexWhoseCollationChanged) {
+  // REINDEX's reason to be: an index whose order no longer matches its
+  // definition (here its collation changed under it, as a redefined
+  // collating sequence would do) is rebuilt from the table's rows.
+  TempDir dir;
+  const std::string ours = dir.file("engine.db");
+  const std::string theirs = dir.file("sqlite.db");
+  for (const std::string& path : {ours, theirs}) {
+    SqliteDb db(path);
+    ASSERT_TRUE(db.Exec(
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, b TEXT);"
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)"
+        " INSERT INTO t SELECT i, CASE i % 2 WHEN 0 THEN 'K' ELSE 'k' END || (i * 31 % 997) FROM n;"
+        "CREATE INDEX tb ON t(b);"
+        "PRAGMA writable_schema = ON;"
+        "UPDATE sqlite_schema SET sql = 'CREATE INDEX tb ON t(b COLLATE NOCASE)' WHERE name = 'tb';"
+        "PRAGMA writable_schema = OFF;"))
+        << db.error();
+  }
+  {
+    SqliteDb db(ours);
+    ASSERT_NE(db.IntegrityCheck(), "ok");  // the stale order is visible
+  }
+  {
+    auto db = Database::Open(ours);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    const Status st = (*db)->Exec("REINDEX tb");
+    ASSERT_TRUE(st.ok()) << st.ToString();
+  }
+  SqliteDb sqlite(theirs);
+  ASSERT_TRUE(sqlite.Exec("REINDEX tb")) << sqlite.error();
+  SqliteDb check(ours);
+  EXPECT_EQ(check.IntegrityCheck(), "ok");
+  EXPECT_EQ(IndexPages(check), IndexPages(sqlite));
+  const char* q = "SELECT id FROM t INDEXED BY tb WHERE b = 'K62' COLLATE NOCASE ORDER BY id";
+  EXPECT_EQ(check.Query(q), sqlite.Query(q));
+  EXPECT_FALSE(check.Query(q).empty());
 }
 
 }  // namespace

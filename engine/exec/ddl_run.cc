@@ -273,6 +273,70 @@ Status CreateIndex(BTree& tree, catalog::Db target, const catalog::Schema& schem
   return AddSchemaEntry(tree, &e);
 }
 
+Result<std::vector<const catalog::IndexInfo*>> ReindexTargets(const catalog::Schema& schema,
+                                                              const sql::ReindexStmt& st) {
+  std::vector<const catalog::IndexInfo*> out;
+  // Every index of every database, or those with a key column under `coll`.
+  auto every = [&](std::optional<func::Collation> coll) {
+    for (const catalog::Schema* part : {&schema, schema.temp()}) {
+      if (part == nullptr) continue;
+      for (const catalog::TableInfo* t : part->tables_in_order()) {
+        for (const catalog::IndexInfo* ix : t->indexes) {
+          bool match = !coll;
+          for (size_t i = 0; coll && i < ix->columns.size(); ++i)
+            match |= (i < ix->keys.size() ? ix->keys[i].coll : func::Collation::kBinary) == *coll;
+          if (match) out.push_back(ix);
+        }
+      }
+    }
+  };
+  if (st.name.empty()) {
+    every(std::nullopt);
+    return out;
+  }
+  if (st.schema.empty()) {
+    if (const auto coll = func::CollationByName(st.name)) {
+      every(coll);
+      return out;
+    }
+  }
+  auto scope = catalog::KnownQualifier(st.schema);
+  if (!scope.ok()) return Status(scope.status()).WithOffset(static_cast<int>(st.name_at));
+  // Unqualified, sqlite3 looks in main only.
+  const catalog::DbScope in = st.schema.empty() ? catalog::DbScope::kMain : *scope;
+  if (const catalog::TableInfo* t = schema.FindTable(st.name, in)) {
+    out.assign(t->indexes.begin(), t->indexes.end());
+    return out;
+  }
+  // A view is a table without indexes to sqlite3: nothing to rebuild.
+  if (schema.FindView(st.name, in) != nullptr) return out;
+  if (const catalog::IndexInfo* ix = schema.FindIndex(st.name, in)) {
+    out.push_back(ix);
+    return out;
+  }
+  return Status::SqlError("unable to identify the object to be reindexed");
+}
+
+Status Reindex(const Trees& trees, const catalog::Schema& schema, const sql::ReindexStmt& st) {
+  ENGINE_ASSIGN_OR_RETURN(auto indexes, ReindexTargets(schema, st));
+  for (const catalog::IndexInfo* ix : indexes) {
+    const catalog::TableInfo* t = schema.FindTable(ix->table, catalog::ScopeOf(ix->db));
+    if (t == nullptr) return Status::Corruption("index " + ix->name + " has no table " + ix->table);
+    // The engine cannot evaluate a partial index's WHERE here, nor build a
+    // WITHOUT ROWID table's keys: refused rather than built wrong.
+    if (ix->partial)
+      return Status::NotSupported("cannot rebuild partial index " + ix->name +
+                                  " (partial indexes are not supported)");
+    if (t->without_rowid)
+      return Status::NotSupported("cannot rebuild index " + ix->name + " of WITHOUT ROWID table " +
+                                  t->name);
+    BTree& tree = *trees.of(ix->db);
+    ENGINE_RETURN_IF_ERROR(tree.ClearTree(ix->root));
+    ENGINE_RETURN_IF_ERROR(PopulateIndex(tree, *t, *ix));
+  }
+  return Status::OK();
+}
+
 Status CreateView(BTree& tree, catalog::Db target, const catalog::Schema& schema,
                   const sql::CreateViewStmt& st, const sql::Ast& ast) {
   // A main view outlives the connection's temp database: sqlite3 refuses

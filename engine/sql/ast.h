@@ -440,9 +440,17 @@ struct PragmaStmt {
   std::optional<std::string> value;  // = value or (value), as written (quotes removed)
 };
 
+// REINDEX [[schema.]name]: every index (no name), those using a collating
+// sequence, a table's, or one index.
+struct ReindexStmt {
+  std::string schema;
+  std::string name;      // "" for every index
+  uint32_t name_at = 0;  // byte offset of the (qualified) name, for "unknown database x"
+};
+
 using StatementBody = std::variant<SelectStmt, InsertStmt, UpdateStmt, DeleteStmt, CreateTableStmt,
                                    CreateIndexStmt, CreateViewStmt, DropStmt, BeginStmt, CommitStmt,
-                                   RollbackStmt, PragmaStmt, CreateTriggerStmt>;
+                                   RollbackStmt, PragmaStmt, CreateTriggerStmt, ReindexStmt>;
 
 enum class ExplainMode : uint8_t { kNone, kExplain, kQueryPlan };
 

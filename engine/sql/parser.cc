@@ -167,8 +167,22 @@ Status Parser::ParseStatementBody(Statement& st) {
     case TokenKind::kPragma:
       return ParsePragma(st);
     default:
+      if (IsWord(t, "REINDEX")) return ParseReindex(st);
       return ErrorNear();
   }
+}
+
+Status Parser::ParseReindex(Statement& st) {
+  Advance();
+  ReindexStmt reindex;
+  if (!PeekIs(TokenKind::kSemicolon) && !PeekIs(TokenKind::kEof)) {
+    reindex.name_at = Peek().offset;
+    ENGINE_ASSIGN_OR_RETURN(auto name, ParseQualifiedName());
+    reindex.schema = std::move(name.first);
+    reindex.name = std::move(name.second);
+  }
+  st.body = std::move(reindex);
+  return Status::OK();
 }
 
 Status Parser::ParseBegin(Statement& st) {

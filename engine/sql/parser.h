@@ -80,6 +80,7 @@ class Parser {
   Status ParseDelete(Statement& st);
   Status ParseBegin(Statement& st);
   Status ParsePragma(Statement& st);
+  Status ParseReindex(Statement& st);
   Result<ConflictAction> ParseConflictClause();  // [ON CONFLICT action]
   Result<ConflictAction> ParseConflictAction();  // ROLLBACK | ABORT | ...
   Result<std::vector<IndexedColumn>> ParseIndexedColumns();

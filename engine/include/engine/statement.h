@@ -80,7 +80,8 @@ class Statement {
     kBegin,
     kCommit,
     kRollback,
-    kPragma
+    kPragma,
+    kReindex
   };
   enum class State : uint8_t { kIdle, kRunning, kDone };
 
