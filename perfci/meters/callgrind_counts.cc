@@ -23,7 +23,14 @@ bool is_allocator(const std::string& function) {
   if (std::find(c_allocators.begin(), c_allocators.end(), function) != c_allocators.end())
     return true;
   // "operator new(unsigned long)", "operator new[](unsigned long, std::align_val_t)", ...
-  return function.rfind("operator new(", 0) == 0 || function.rfind("operator new[](", 0) == 0;
+  if (function.rfind("operator new(", 0) != 0 && function.rfind("operator new[](", 0) != 0)
+    return false;
+  // Placement new (size, void*) constructs in memory it is given and
+  // allocates nothing; it is inline, so only an unoptimised build (-O0,
+  // where std::_Construct calls it) shows it as a function at all.
+  constexpr std::string_view placement = ", void*)";
+  return !(function.size() >= placement.size() &&
+           function.compare(function.size() - placement.size(), placement.size(), placement) == 0);
 }
 
 ProfileCounts profile_counts(const CallgrindProfile& profile) {
