@@ -114,8 +114,9 @@ void Aggregate::Step(const Value* args, int n) {
     case AggregateKind::kSum:
     case AggregateKind::kTotal:
     case AggregateKind::kAvg: {
-      // sqlite3_value_numeric_type: numeric-looking text counts as a number.
-      const Value num = ApplyNumericAffinity(v, false);
+      // sqlite3_value_numeric_type: numeric-looking text counts as a number
+      // (numbers, the usual argument, skip the out-of-line conversion).
+      const Value num = v.is_numeric() ? v : ApplyNumericAffinity(v, false);
       count_++;
       if (num.type() == ValueType::kInteger) {
         const int64_t i = num.as_int();
@@ -124,7 +125,7 @@ void Aggregate::Step(const Value* args, int n) {
           approx_ = overflow_ = true;
         }
       } else {
-        real_sum_ += RealValue(num);
+        real_sum_ += num.type() == ValueType::kReal ? num.as_real() : RealValue(num);
         approx_ = true;
       }
       return;

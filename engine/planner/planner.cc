@@ -41,6 +41,8 @@ Planner::Planner(const catalog::Schema& schema, Program* program)
     : schema_(schema), prog_(program) {}
 
 int32_t Planner::AddNode(const Node& n) {
+  // As the parser's expressions: one allocation for a small plan.
+  if (prog_->nodes.capacity() == 0) prog_->nodes.reserve(16);
   prog_->nodes.push_back(n);
   return static_cast<int32_t>(prog_->nodes.size() - 1);
 }

@@ -57,6 +57,10 @@ Result<ExprId> Parser::NewExpr(Expr e, const std::vector<ExprId>* list) {
                             std::to_string(kMaxExprDepth) + ")");
   }
   max_height_ = std::max(max_height_, e.height);
+  // Room for a typical statement's nodes at the first one: one allocation,
+  // not one per doubling (a statement prepared once per execution pays
+  // each), and none for a statement without expressions (BEGIN, COMMIT).
+  if (ast_->exprs.capacity() == 0) ast_->exprs.reserve(16);
   ast_->exprs.push_back(e);
   return static_cast<ExprId>(ast_->exprs.size() - 1);
 }

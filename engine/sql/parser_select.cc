@@ -136,6 +136,8 @@ Status Parser::ParseValuesCore(SelectCore& core) {
   do {
     ENGINE_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
     std::vector<ExprId> row;
+    // Every row has the first one's width: one allocation a row.
+    row.reserve(core.values.empty() ? 8 : core.values.front().size());
     do {
       ENGINE_ASSIGN_OR_RETURN(ExprId e, ParseExpr());
       row.push_back(e);
