@@ -192,6 +192,8 @@ int main(int argc, char** argv) {
   bench::RegisterPair<bench::InsertBatch>();
   bench::RegisterPair<bench::UpdateByPk>();
   bench::RegisterPair<bench::TpccLite>();
+  bench::RegisterPair<bench::AdhocSql>();
+  bench::RegisterPair<bench::CreateIndex>();
   bench::RegisterFamily<bench::InsertRows>({250, 1000, 4000});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
