@@ -100,9 +100,7 @@ Status Length(const Value* a, int, ValueArena& arena, Value* out) {
       *out = Value::Null();
       break;
     case ValueType::kText: {
-      const unsigned char* p = Bytes(a[0]);
-      const size_t n = CStringLength(a[0].data(), a[0].size());
-      *out = Value::Integer(static_cast<int64_t>(Utf8Length(p, p + n)));
+      *out = Value::Integer(static_cast<int64_t>(Utf8TextLength(Bytes(a[0]), a[0].size())));
       break;
     }
     default:

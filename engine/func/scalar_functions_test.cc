@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/func/sqlite_eval_test_util.h"
+#include "engine/func/utf8.h"
 
 namespace engine::func {
 namespace {
@@ -347,6 +348,37 @@ TEST(ScalarFunctionsTest, MatchSqliteOnArbitraryBytes) {
                                             << Describe(got) << ", sqlite " << Describe(expected);
     }
   }
+}
+
+// length() of TEXT counts eight ASCII bytes at a time: texts long enough
+// for the word loop, with a NUL, a byte >= 0x80, a stray continuation byte
+// or a multi-byte character at every position, count as sqlite3 counts.
+TEST(ScalarFunctionsTest, LengthOfLongTextMatchesSqlite) {
+  testing::OracleDb db;
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db.get(), "SELECT length(?1)", -1, &stmt, nullptr), SQLITE_OK);
+  const std::string specials[] = {std::string(1, '\0'), "\x80", "\xbf", "\xc3\xa9", "\xe2\x82\xac",
+                                  "\xf0\x9f\x98\x80",   "\xff", "\xc3"};
+  int checked = 0;
+  for (size_t len = 0; len <= 40; ++len) {
+    for (size_t at = 0; at <= len; ++at) {
+      for (const std::string& sp : specials) {
+        std::string text(len, 'a');
+        for (size_t i = 0; i < len; ++i) text[i] = static_cast<char>('a' + i % 26);
+        text.insert(at, sp);
+        const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+        const size_t want = Utf8Length(p, p + CStringLength(text.data(), text.size()));
+        ASSERT_EQ(Utf8TextLength(p, text.size()), want) << len << " " << at;
+        sqlite3_bind_text(stmt, 1, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+        ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+        ASSERT_EQ(static_cast<size_t>(sqlite3_column_int64(stmt, 0)), want) << len << " " << at;
+        sqlite3_reset(stmt);
+        ++checked;
+      }
+    }
+  }
+  sqlite3_finalize(stmt);
+  EXPECT_EQ(checked, 8 * (41 * 42 / 2));
 }
 
 }  // namespace
