@@ -238,7 +238,19 @@ Status Statement::RunOnce() {
             : 0;
     db_->last_insert_rowid_ = last;
   } else if (st.ok()) {
+    // sqlite3 moves a database's schema cookie once per statement, however
+    // many sqlite_schema rows the statement writes (a table and its
+    // automatic indexes, a DROP TABLE with its indexes and triggers), so
+    // PRAGMA schema_version reads as sqlite3's.
+    const uint32_t main_before = db_->tree_->pager().schema_cookie();
+    // A temp database the statement makes starts at 0, as a new file does.
+    const uint32_t temp_before = db_->temp_tree_ ? db_->temp_tree_->pager().schema_cookie() : 0;
     st = RunDdl();
+    for (auto [tree, before] : {std::pair{db_->tree_.get(), main_before},
+                                std::pair{db_->temp_tree_.get(), temp_before}}) {
+      if (st.ok() && tree != nullptr && tree->pager().schema_cookie() != before)
+        st = tree->pager().SetSchemaCookie(before + 1);
+    }
     if (st.ok()) st = db_->ReloadSchema();
   }
   return db_->EndStatementWrite(st, on_constraint);

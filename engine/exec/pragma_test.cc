@@ -13,6 +13,7 @@
 
 #include "engine/database.h"
 #include "engine/storage/btree_page.h"
+#include "engine/testing/expect_like_sqlite.h"
 #include "engine/testing/sqlite_oracle.h"
 #include "engine/testing/temp_dir.h"
 #include "engine/util/coding.h"
@@ -139,6 +140,37 @@ TEST_F(PragmaTest, SchemaPragmasAnswerAsSqlite) {
                           "PRAGMA database_list"}) {
     ExpectSame(sql);
   }
+}
+
+TEST(SchemaVersionTest, MovesOncePerStatementAsSqlite3) {
+  // One step per DDL statement, however many sqlite_schema rows it writes
+  // (a table and its automatic indexes; a DROP with its indexes and
+  // triggers), none for one that changes nothing; in temp too.
+  testing::ExpectLikeSqlite(R"(
+    CREATE TABLE t(a, b UNIQUE, c PRIMARY KEY);
+    PRAGMA schema_version;
+    CREATE INDEX ta ON t(a);
+    CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END;
+    CREATE VIEW v AS SELECT 1;
+    PRAGMA schema_version;
+    DROP TABLE t;
+    PRAGMA schema_version;
+    CREATE TABLE IF NOT EXISTS v2(x);
+    CREATE TABLE IF NOT EXISTS v2(x);
+    DROP VIEW v;
+    REINDEX;
+    PRAGMA schema_version;
+    BEGIN;
+    CREATE TABLE u(x UNIQUE);
+    CREATE TABLE w(y);
+    COMMIT;
+    PRAGMA schema_version;
+    CREATE TEMP TABLE tt(x UNIQUE, y UNIQUE);
+    PRAGMA temp.schema_version;
+    DROP TABLE tt;
+    PRAGMA temp.schema_version;
+    PRAGMA schema_version;
+  )");
 }
 
 TEST_F(PragmaTest, FilePragmasAnswerAsSqlite) {
