@@ -143,6 +143,15 @@ std::string CanonicalType(const std::string& type) {
 
 }  // namespace
 
+Status UniqueFailed(const TableInfo& table, const IndexInfo& ix) {
+  std::string msg = "UNIQUE constraint failed: ";
+  for (size_t i = 0; i < ix.columns.size(); ++i) {
+    if (i > 0) msg += ", ";
+    msg += table.name + "." + table.columns[static_cast<size_t>(ix.columns[i])].name;
+  }
+  return Status::Constraint(msg);
+}
+
 Status NoSuchColumn(const sql::IndexedColumn& ic) {
   return Status::SqlError("no such column: " + ic.name).WithOffset(static_cast<int>(ic.offset));
 }

@@ -202,5 +202,8 @@ Result<std::unique_ptr<IndexInfo>> IndexFromAst(const sql::CreateIndexStmt& st,
 // "no such column: x" for a key column (index, constraint, UPSERT target)
 // the table lacks, at the name's offset, as sqlite3 reports it.
 Status NoSuchColumn(const sql::IndexedColumn& ic);
+// "UNIQUE constraint failed: t.a, t.b": sqlite3's message for a duplicate
+// key of `ix`, from an insert, an update or an index build alike.
+Status UniqueFailed(const TableInfo& table, const IndexInfo& ix);
 
 }  // namespace engine::catalog

@@ -80,8 +80,7 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
   }
   ENGINE_RETURN_IF_ERROR(sorter.Finish());
   const int ncols = static_cast<int>(ix.columns.size());
-  std::vector<uint8_t> prev;  // the previous key's record, for the UNIQUE check
-  bool have_prev = false;
+  std::vector<uint8_t> prev;  // the previous key's record (never empty), for the UNIQUE check
   return tree.BulkLoadIndex(ix.root, [&](std::span<const uint8_t>* out) -> Result<bool> {
     ENGINE_ASSIGN_OR_RETURN(bool more, sorter.Next());
     if (!more) return false;
@@ -89,21 +88,13 @@ Status PopulateIndex(BTree& tree, const catalog::TableInfo& t, const catalog::In
       const std::span<const Value> key = sorter.key();
       bool has_null = false;
       for (int i = 0; i < ncols; ++i) has_null |= key[static_cast<size_t>(i)].is_null();
-      if (have_prev && !has_null) {
+      if (!prev.empty() && !has_null) {
         int c = 0;
         ENGINE_RETURN_IF_ERROR(
             compare_record(prev.data(), prev.size(), key.data(), ncols, order, &c));
-        if (c == 0) {
-          std::string msg = "UNIQUE constraint failed: ";
-          for (size_t i = 0; i < ix.columns.size(); ++i) {
-            if (i > 0) msg += ", ";
-            msg += t.name + "." + t.columns[static_cast<size_t>(ix.columns[i])].name;
-          }
-          return Status::Constraint(msg);
-        }
+        if (c == 0) return catalog::UniqueFailed(t, ix);
       }
       prev.assign(sorter.record().begin(), sorter.record().end());
-      have_prev = true;
     }
     *out = sorter.record();
     return true;
@@ -282,10 +273,9 @@ Result<std::vector<const catalog::IndexInfo*>> ReindexTargets(const catalog::Sch
       if (part == nullptr) continue;
       for (const catalog::TableInfo* t : part->tables_in_order()) {
         for (const catalog::IndexInfo* ix : t->indexes) {
-          bool match = !coll;
-          for (size_t i = 0; coll && i < ix->columns.size(); ++i)
-            match |= (i < ix->keys.size() ? ix->keys[i].coll : func::Collation::kBinary) == *coll;
-          if (match) out.push_back(ix);
+          if (!coll || std::any_of(ix->keys.begin(), ix->keys.end(),
+                                   [&](const KeyColumn& k) { return k.coll == *coll; }))
+            out.push_back(ix);
         }
       }
     }

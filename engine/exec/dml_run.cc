@@ -17,6 +17,12 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
       has_checks_(!dml->checks.empty()),
       builder_(ctx->tree(dml->table->db)->file_format()) {
   index_cur_.resize(table_->indexes.size());
+  // The readers of this table's rows: the old row, and the sources SET and
+  // DO UPDATE read it through. Once here, not per row: a row older than
+  // ALTER TABLE ADD COLUMN reads the column's DEFAULT.
+  reader_.set_absent(table_->absent);
+  for (int src : {dml->level.src, dml->upsert_src})
+    if (src >= 0) ctx->sources()[static_cast<size_t>(src)].reader.set_absent(table_->absent);
   for (size_t c = 0; c < table_->columns.size(); ++c) {
     if (table_->columns[c].not_null && static_cast<int>(c) != table_->rowid_alias) {
       not_null_cols_.push_back(c);
@@ -228,13 +234,7 @@ Result<std::optional<int64_t>> DmlRun::UniqueConflict(size_t ix, const Value* va
 }
 
 Status DmlRun::UniqueError(size_t ix) const {
-  const catalog::IndexInfo* info = table_->indexes[ix];
-  std::string msg = "UNIQUE constraint failed: ";
-  for (size_t i = 0; i < info->columns.size(); ++i) {
-    if (i > 0) msg += ", ";
-    msg += table_->name + "." + table_->columns[static_cast<size_t>(info->columns[i])].name;
-  }
-  return Status::Constraint(msg);
+  return catalog::UniqueFailed(*table_, *table_->indexes[ix]);
 }
 
 Status DmlRun::CheckNotNull(Value* vals, bool* skip) {
@@ -401,7 +401,6 @@ Status DmlRun::LoadRow(int64_t rowid, bool* found) {
   std::span<const uint8_t> payload;
   ENGINE_RETURN_IF_ERROR(cur.payload(&payload));
   ENGINE_RETURN_IF_ERROR(reader_.Parse(payload));
-  reader_.set_absent(table_->absent);
   const size_t n = table_->columns.size();
   if (row_.size() != n + 1) row_.resize(n + 1);
   for (size_t c = 0; c < n; ++c) row_[c] = reader_.column(static_cast<int>(c));
@@ -700,7 +699,6 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   target.values = nullptr;
   target.rowid = rowid;
   ENGINE_RETURN_IF_ERROR(target.reader.Parse(reader_.data(), reader_.size()));
-  target.reader.set_absent(table_->absent);
   SourceRow& excluded = ctx_->sources()[static_cast<size_t>(dml_->excluded_src)];
   excluded.null_row = false;
   excluded.values = excluded_.row(0);
@@ -876,7 +874,6 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     src.values = nullptr;
     src.rowid = rowid;
     ENGINE_RETURN_IF_ERROR(src.reader.Parse(reader_.data(), reader_.size()));
-    src.reader.set_absent(table_->absent);
     for (size_t i = 0; i < dml_->sets.size(); ++i) {
       ENGINE_RETURN_IF_ERROR(ctx_->Eval(dml_->sets[i].second, &newvals[i]));
       newvals[i] = ctx_->arena().Copy(newvals[i]);
