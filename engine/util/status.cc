@@ -2,9 +2,14 @@
 
 namespace engine {
 
+const std::string& Status::message() const {
+  static const std::string kNone;
+  return rep_ ? rep_->msg : kNone;
+}
+
 std::string Status::ToString() const {
   const char* kind = "";
-  switch (code_) {
+  switch (code()) {
     case Code::kOk:
       return "OK";
     case Code::kCorruption:
@@ -35,7 +40,7 @@ std::string Status::ToString() const {
       kind = "Not supported: ";
       break;
   }
-  return kind + msg_;
+  return kind + rep_->msg;
 }
 
 }  // namespace engine

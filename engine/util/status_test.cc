@@ -25,6 +25,25 @@ TEST(StatusTest, OkAndErrorsCarryKindAndMessage) {
   EXPECT_EQ(c.ToString(), "Corruption: page 7 out of range");
 }
 
+TEST(StatusTest, CopiesOwnTheirMessageAndMovesEmptyTheSource) {
+  Status a = Status::SqlError("no such table: t").WithOffset(14);
+  Status b = a;  // a deep copy: a outlives changes to b
+  b = std::move(b).WithOffset(3);
+  EXPECT_EQ(a.offset(), 14);
+  EXPECT_EQ(b.offset(), 3);
+  EXPECT_EQ(b.ToString(), "SQL error: no such table: t");
+  Status c = std::move(a);
+  EXPECT_EQ(c.code(), Status::Code::kSqlError);
+  EXPECT_EQ(c.message(), "no such table: t");
+  c = Status::OK();
+  EXPECT_TRUE(c.ok());
+  EXPECT_EQ(c.message(), "");
+  EXPECT_EQ(c.offset(), -1);
+  EXPECT_EQ(Status::OK().WithOffset(5).offset(), -1);  // an OK Status points nowhere
+  b = c;
+  EXPECT_TRUE(b.ok());
+}
+
 TEST(StatusTest, ResultPropagatesThroughMacros) {
   int out = 0;
   EXPECT_TRUE(Quarter(12, &out).ok());

@@ -3,6 +3,7 @@
 // nothing in the engine throws across its API.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,19 +43,32 @@ class [[nodiscard]] Status {
     return Status(Code::kNotSupported, std::move(msg));
   }
 
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  bool IsCorruption() const { return code_ == Code::kCorruption; }
-  bool IsNotFound() const { return code_ == Code::kNotFound; }
-  bool IsConstraint() const { return code_ == Code::kConstraint; }
-  const std::string& message() const { return msg_; }
+  // An OK Status is a null pointer: constructing, testing and destroying it
+  // is a store, a test and a test, which every call on the hot paths pays
+  // (a code, an offset and a std::string in place took ~10 instructions a
+  // pass, and 40 bytes through the hidden return pointer).
+  Status(const Status& o) : rep_(o.rep_ ? std::make_unique<Rep>(*o.rep_) : nullptr) {}
+  Status(Status&& o) noexcept = default;
+  Status& operator=(const Status& o) {
+    if (this != &o) rep_ = o.rep_ ? std::make_unique<Rep>(*o.rep_) : nullptr;
+    return *this;
+  }
+  Status& operator=(Status&& o) noexcept = default;
+  ~Status() = default;
+
+  bool ok() const { return rep_ == nullptr; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  bool IsCorruption() const { return code() == Code::kCorruption; }
+  bool IsNotFound() const { return code() == Code::kNotFound; }
+  bool IsConstraint() const { return code() == Code::kConstraint; }
+  const std::string& message() const;
 
   // Where in the SQL text the error lies, as sqlite3_error_offset() tells
   // it: a byte offset into the text that was prepared, or -1. The shell
-  // prints it as sqlite3's "^--- error here" caret.
-  int offset() const { return offset_; }
+  // prints it as sqlite3's "^--- error here" caret. An OK Status has none.
+  int offset() const { return rep_ ? rep_->offset : -1; }
   Status WithOffset(int offset) && {
-    offset_ = offset;
+    if (rep_) rep_->offset = offset;
     return std::move(*this);
   }
 
@@ -62,10 +76,13 @@ class [[nodiscard]] Status {
   std::string ToString() const;
 
  private:
-  Status(Code code, std::string msg) : code_(code), msg_(std::move(msg)) {}
-  Code code_ = Code::kOk;
-  int offset_ = -1;  // fills the padding after code_: Status stays 40 bytes
-  std::string msg_;
+  struct Rep {
+    Code code;
+    int offset;
+    std::string msg;
+  };
+  Status(Code code, std::string msg) : rep_(std::make_unique<Rep>(Rep{code, -1, std::move(msg)})) {}
+  std::unique_ptr<Rep> rep_;
 };
 
 // A value or the Status that explains why there is none.
