@@ -69,9 +69,8 @@ Bound RowidBound(Value v, bool lower, bool inclusive, int64_t* out) {
 }  // namespace
 
 CoreRun::CoreRun(ExecContext* ctx, const plan::Select* sel, const plan::Core* core)
-    : ctx_(ctx), sel_(sel), core_(core) {
+    : ctx_(ctx), sel_(sel), core_(core), levels_(core->levels.size()) {
   for (size_t i = 0; i < core->levels.size(); ++i) {
-    levels_.emplace_back();
     levels_[i].plan = &core->levels[i];
     levels_[i].row = &ctx->sources()[static_cast<size_t>(core->levels[i].src)];
     // A table's row may lack columns added since it was written; a

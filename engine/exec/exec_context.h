@@ -105,7 +105,9 @@ class CoreRun {
   ExecContext* ctx_;
   const plan::Select* sel_;
   const plan::Core* core_;
-  std::deque<LevelRun> levels_;  // cursors are not movable
+  // Sized once in the constructor and never grown (cursors are not
+  // movable); a vector, not a deque, so levels_[i] is one add per row.
+  std::vector<LevelRun> levels_;
   std::vector<Value> out_;
   bool started_ = false;
   bool done_ = false;

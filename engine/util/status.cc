@@ -2,6 +2,10 @@
 
 namespace engine {
 
+Status::Rep* Status::Clone(const Rep& r) { return new Rep(r); }
+
+void Status::Free(Rep* r) { delete r; }
+
 const std::string& Status::message() const {
   static const std::string kNone;
   return rep_ ? rep_->msg : kNone;

@@ -3,7 +3,6 @@
 // nothing in the engine throws across its API.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,14 +46,23 @@ class [[nodiscard]] Status {
   // is a store, a test and a test, which every call on the hot paths pays
   // (a code, an offset and a std::string in place took ~10 instructions a
   // pass, and 40 bytes through the hidden return pointer).
-  Status(const Status& o) : rep_(o.rep_ ? std::make_unique<Rep>(*o.rep_) : nullptr) {}
-  Status(Status&& o) noexcept = default;
+  Status(const Status& o) : rep_(o.rep_ ? Clone(*o.rep_) : nullptr) {}
+  Status(Status&& o) noexcept : rep_(std::exchange(o.rep_, nullptr)) {}
   Status& operator=(const Status& o) {
-    if (this != &o) rep_ = o.rep_ ? std::make_unique<Rep>(*o.rep_) : nullptr;
+    if (this != &o) Status(o).swap(*this);
     return *this;
   }
-  Status& operator=(Status&& o) noexcept = default;
-  ~Status() = default;
+  Status& operator=(Status&& o) noexcept {
+    Status(std::move(o)).swap(*this);
+    return *this;
+  }
+  // Inline and a test: clang kept a defaulted destructor (unique_ptr's
+  // delete of a Rep with a std::string) out of line, a call per Status.
+  ~Status() {
+    if (rep_ != nullptr) [[unlikely]]
+      Free(rep_);
+  }
+  void swap(Status& o) noexcept { std::swap(rep_, o.rep_); }
 
   bool ok() const { return rep_ == nullptr; }
   Code code() const { return rep_ ? rep_->code : Code::kOk; }
@@ -81,8 +89,10 @@ class [[nodiscard]] Status {
     int offset;
     std::string msg;
   };
-  Status(Code code, std::string msg) : rep_(std::make_unique<Rep>(Rep{code, -1, std::move(msg)})) {}
-  std::unique_ptr<Rep> rep_;
+  Status(Code code, std::string msg) : rep_(new Rep{code, -1, std::move(msg)}) {}
+  static Rep* Clone(const Rep& r);
+  static void Free(Rep* r);
+  Rep* rep_ = nullptr;
 };
 
 // A value or the Status that explains why there is none.
