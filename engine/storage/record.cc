@@ -1,5 +1,6 @@
 #include "engine/storage/record.h"
 
+#include <array>
 #include <string>
 
 namespace engine {
@@ -66,46 +67,76 @@ std::span<const uint8_t> RecordBuilder::Build(const Value* values, int n) {
   return {buf_.data(), buf_.size()};
 }
 
+namespace {
+
+// Body length of each one-byte serial type (all but a few columns' types),
+// so the header walk costs a load per column, not serial_type_len's
+// branches; the reserved types 10 and 11 read as a length no payload has,
+// which the bounds test then rejects.
+constexpr uint64_t kReservedLen = uint64_t{1} << 40;
+constexpr auto kOneByteLen = [] {
+  std::array<uint64_t, 128> len{};
+  constexpr uint64_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};  // serial_type_len's
+  for (uint64_t t = 0; t < 128; ++t) len[t] = t < 12 ? kFixed[t] : (t - 12) / 2;
+  len[10] = len[11] = kReservedLen;
+  return len;
+}();
+
+Status BadColumn(uint64_t t, size_t col, size_t size) {
+  if (t == 10 || t == 11) {
+    return Status::Corruption("record uses reserved serial type " + std::to_string(t));
+  }
+  return Status::Corruption("record column " + std::to_string(col) + " runs past the end of a " +
+                            std::to_string(size) + "-byte payload");
+}
+
+}  // namespace
+
 Status RecordReader::Parse(const uint8_t* data, size_t size) {
   data_ = data;
   size_ = size;
   ncols_ = 0;
-  const uint8_t* end = data + size;
+  // A record is at most kMaxPayload bytes (SQLite's limit is 1e9), so the
+  // sums below stay far from overflow and from kReservedLen.
+  if (size > kMaxPayload) [[unlikely]]
+    return Status::Corruption("record of " + std::to_string(size) + " bytes");
   uint64_t hdr;
-  int n = get_varint_bounded(data, end, &hdr);
-  if (n == 0 || hdr < static_cast<uint64_t>(n) || hdr > size) {
+  int n = get_varint_bounded(data, data + size, &hdr);
+  if (n == 0 || hdr < static_cast<uint64_t>(n) || hdr > size) [[unlikely]] {
     return Status::Corruption("record header size " + std::to_string(n == 0 ? 0 : hdr) +
                               " outside a payload of " + std::to_string(size) + " bytes");
   }
   const uint8_t* p = data + n;
-  const uint8_t* hend = data + hdr;
-  uint64_t offset = hdr;
+  const uint8_t* const hend = data + hdr;
   // Every serial type takes at least a byte: room for all of them up front.
   const size_t most = static_cast<size_t>(hend - p);
-  if (cols_.size() < most) cols_.resize(most);
-  Col* cols = cols_.data();
-  size_t ncols = 0;
+  if (cols_.size() < most) [[unlikely]]
+    cols_.resize(most);
+  Col* const cols = cols_.data();
+  Col* c = cols;
+  uint64_t offset = hdr;
   while (p < hend) {
     uint64_t t = *p;
-    int k = 1;
-    if (t >= 0x80) {
-      k = get_varint_bounded(p, hend, &t);
+    uint64_t len;
+    if (t < 0x80) [[likely]] {
+      len = kOneByteLen[t];
+      ++p;
+    } else {
+      const int k = get_varint_bounded(p, hend, &t);
       if (k == 0) return Status::Corruption("record header ends inside a serial type");
+      p += k;
+      // Two-byte and longer types are TEXT and BLOB lengths, never 10 or 11.
+      len = serial_type_len(t);
+      if (len > kMaxPayload) return BadColumn(t, static_cast<size_t>(c - cols), size);
     }
-    if (t == 10 || t == 11) {
-      return Status::Corruption("record uses reserved serial type " + std::to_string(t));
-    }
-    const uint64_t len = serial_type_len(t);
-    if (len > size - offset) {
-      return Status::Corruption("record column " + std::to_string(ncols) +
-                                " runs past the end of a " + std::to_string(size) +
-                                "-byte payload");
-    }
-    cols[ncols++] = Col{t, static_cast<uint32_t>(offset)};
+    c->serial_type = t;
+    c->offset = static_cast<uint32_t>(offset);
     offset += len;
-    p += k;
+    if (offset > size) [[unlikely]]
+      return BadColumn(t, static_cast<size_t>(c - cols), size);
+    ++c;
   }
-  ncols_ = ncols;
+  ncols_ = static_cast<size_t>(c - cols);
   return Status::OK();
 }
 

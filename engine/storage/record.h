@@ -119,6 +119,8 @@ class RecordBuilder {
 // copying. The payload must stay alive and unchanged while the reader is used.
 class RecordReader {
  public:
+  // The largest payload Parse accepts (SQLite's SQLITE_MAX_LENGTH is 1e9).
+  static constexpr uint64_t kMaxPayload = uint64_t{1} << 31;
   Status Parse(const uint8_t* data, size_t size);
   Status Parse(std::span<const uint8_t> rec) { return Parse(rec.data(), rec.size()); }
 

@@ -145,7 +145,17 @@ TEST(RecordTest, CorruptRecordsAreRejected) {
   const uint8_t body_short[] = {2, 6, 1, 2, 3};  // int64 needs 8 body bytes
   EXPECT_TRUE(reader.Parse(body_short, 5).IsCorruption());
   const uint8_t reserved[] = {2, 10};
-  EXPECT_TRUE(reader.Parse(reserved, 2).IsCorruption());
+  EXPECT_EQ(reader.Parse(reserved, 2).message(), "record uses reserved serial type 10");
+  const uint8_t reserved_second[] = {3, 1, 11, 7};
+  EXPECT_EQ(reader.Parse(reserved_second, 4).message(), "record uses reserved serial type 11");
+  // A two-byte serial type (TEXT of 8,185 bytes) past the end, and a
+  // nine-byte one whose length no payload can have.
+  const uint8_t long_text[] = {3, 0xff, 0x7f, 'a'};
+  EXPECT_EQ(reader.Parse(long_text, 4).message(),
+            "record column 0 runs past the end of a 4-byte payload");
+  const uint8_t huge[] = {11, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 5};
+  EXPECT_EQ(reader.Parse(huge, 12).message(),
+            "record column 1 runs past the end of a 12-byte payload");
   const uint8_t truncated_varint[] = {3, 0x81, 0x81};
   EXPECT_TRUE(reader.Parse(truncated_varint, 3).IsCorruption());
   const uint8_t text_past_end[] = {2, 33, 'a'};  // text of 10 bytes
