@@ -412,6 +412,59 @@ TEST_P(IoErrorTest, AFailedOperationLeavesBeforeOrAfter) {
 
 INSTANTIATE_TEST_SUITE_P(InCacheAndSpilling, IoErrorTest, ::testing::Values(6, 300));
 
+// A one-row INSERT inside BEGIN runs without a statement journal (as in
+// sqlite3); its row here spans ~20 overflow pages of a 16-page cache, so the
+// pager spills mid-statement. An I/O error before its first write leaves
+// the transaction open with the earlier row; one after it rolls the
+// transaction back, as sqlite3 does. Never the earlier row with part of
+// the new one.
+TEST(OneRowStatementIoErrorTest, FailingAfterItsFirstWriteEndsTheTransaction) {
+  TempDir dir;
+  const std::string path = dir.file("o.db");
+  const std::string first = "INSERT INTO log VALUES (1, 1, '" + std::string(300, 'a') + "')";
+  const std::string big = "INSERT INTO log VALUES (1, 2, '" + std::string(20000, 'b') + "')";
+  const std::string before = "n=0;", one = "n=0;1:1,300;", both = "n=0;1:2,20300;";
+  uint64_t total = 0;
+  std::map<std::string, int> outcomes;
+  for (uint64_t fail = 0; fail == 0 || fail <= total; ++fail) {
+    FaultInjectionEnv env;
+    Prepare(env, path);
+    std::string outcome;
+    {
+      auto db = Database::Open(path, Options(&env));
+      ASSERT_TRUE(db.ok()) << db.status().ToString();
+      ASSERT_TRUE((*db)->Exec("BEGIN").ok());
+      ASSERT_TRUE((*db)->Exec(first).ok());
+      const uint64_t ops_before = env.ops();
+      env.FailOnce(fail);
+      Status st = (*db)->Exec(big);
+      if (fail == 0) {
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        total = env.ops() - ops_before;
+      }
+      outcome = st.ok()                   ? "statement ok"
+                : (*db)->in_transaction() ? "failed, txn open"
+                                          : "failed, txn rolled back";
+      if ((*db)->in_transaction()) {
+        Status c = (*db)->Exec("COMMIT");
+        ASSERT_TRUE(c.ok()) << "failing op " << fail << ": " << c.ToString();
+      }
+    }
+    ASSERT_TRUE(env.WriteSurvivors(env.Current()).ok());
+    SqliteDb check(path, /*read_only=*/true);
+    ASSERT_EQ(check.IntegrityCheck(), "ok") << "failing op " << fail;
+    const std::string got = Dump(check);
+    const std::string want = outcome == "statement ok"       ? both
+                             : outcome == "failed, txn open" ? one
+                                                             : before;
+    EXPECT_EQ(got, want) << "failing op " << fail << ": " << outcome;
+    ++outcomes[outcome];
+  }
+  // The statement spilled, so some failure came after its first write.
+  EXPECT_GT(total, 3u);
+  EXPECT_GT(outcomes["failed, txn rolled back"], 0);
+}
+
 // The simulator itself: what a cut keeps.
 TEST(FaultInjectionEnvTest, KeepsSyncedBytesAndSyncedNamesOnly) {
   TempDir dir;

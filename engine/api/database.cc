@@ -2,6 +2,8 @@
 // explicit transactions, and the read transaction that active statements share.
 #include "engine/database.h"
 
+#include <utility>
+
 #include "engine/api/open_path.h"
 #include "engine/catalog/schema_loader.h"
 #include "engine/exec/pragma_run.h"
@@ -175,6 +177,7 @@ void Database::ReleaseRead() {
 // Every write statement passes here and through EndStatementWrite: main's
 // steps are written out, as in AcquireRead.
 Status Database::BeginStatementWrite() {
+  stmt_unjournaled_ = false;
   if (!tree_->pager().in_write()) {
     ENGINE_RETURN_IF_ERROR(tree_->BeginWrite());
     if (temp_tree_ != nullptr) [[unlikely]]
@@ -186,6 +189,14 @@ Status Database::BeginStatementWrite() {
   if (temp_tree_ != nullptr) [[unlikely]]
     ENGINE_RETURN_IF_ERROR(TempStep(TreeOp::kBeginStatement));
   return Status::OK();
+}
+
+void Database::SkipStatementJournal() {
+  // The temp database keeps its savepoint path: one tree to reason about.
+  if (!explicit_txn_ || temp_tree_ != nullptr || !tree_->pager().in_statement()) return;
+  tree_->EndStatement();
+  stmt_unjournaled_ = true;
+  stmt_writes_at_ = tree_->pager().write_count();
 }
 
 void Database::EndAutocommitRead() {
@@ -202,13 +213,21 @@ Status Database::EndStatementWrite(Status st, OnConstraint on_constraint) {
   if (!tree_->pager().in_write()) return st;
   const OnConstraint on_error = st.IsConstraint() ? on_constraint : OnConstraint::kUndoStatement;
   if (explicit_txn_) {
+    const bool unjournaled = std::exchange(stmt_unjournaled_, false);
     if (st.ok() || on_error == OnConstraint::kKeepChanges) {
       tree_->EndStatement();
       if (temp_tree_ != nullptr) [[unlikely]]
         (void)TempStep(TreeOp::kEndStatement);
       return st;
     }
-    if (on_error == OnConstraint::kUndoStatement) {
+    if (unjournaled) {
+      // No savepoint to undo to: a statement that failed before its first
+      // write (a constraint, checked first) leaves nothing to undo; one
+      // that failed after it takes the transaction with it, below.
+      if (on_error == OnConstraint::kUndoStatement &&
+          tree_->pager().write_count() == stmt_writes_at_)
+        return st;
+    } else if (on_error == OnConstraint::kUndoStatement) {
       Status undo = OnEachTree(TreeOp::kRollbackStatement);
       if (undo.ok()) {
         // A failed DDL may have moved the cookie before the undo put it back.

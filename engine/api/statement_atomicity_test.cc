@@ -146,6 +146,35 @@ TEST_F(StatementAtomicityTest, NotNullFailureMidway) {
          "DELETE FROM t WHERE k = 61", "SELECT count(*), sum(length(v)) FROM t", "COMMIT"});
 }
 
+// One-row statements (a VALUES row, an UPDATE or DELETE by rowid) run
+// without a statement journal, as in sqlite3: every constraint is checked
+// before the first write, so a failure leaves the transaction and the
+// statements before it as they were.
+TEST_F(StatementAtomicityTest, OneRowStatementsFailingInsideBegin) {
+  Check(
+      {"CREATE TABLE p(id INTEGER PRIMARY KEY, k INTEGER UNIQUE, v TEXT NOT NULL CHECK(v <> 'x'))",
+       "CREATE INDEX pv ON p(v)",
+       "INSERT INTO p(k, v) VALUES " + Rows(1, 40),
+       "BEGIN",
+       "INSERT INTO p VALUES (100, 100, 'a')",
+       "INSERT INTO p VALUES (101, 5, 'dup k')",
+       "INSERT INTO p VALUES (100, 102, 'dup rowid')",
+       "INSERT INTO p VALUES (103, 103, NULL)",
+       "INSERT INTO p VALUES (104, 104, 'x')",
+       "UPDATE p SET k = 6 WHERE id = 100",
+       "UPDATE p SET v = NULL WHERE id = 3",
+       "UPDATE p SET id = 4 WHERE id = 3",
+       "UPDATE p SET v = 'x' WHERE id = 2",
+       "UPDATE p SET v = v || 'y', k = 200 WHERE id = 2",
+       "DELETE FROM p WHERE id = 7",
+       "INSERT INTO p DEFAULT VALUES",
+       "UPDATE OR IGNORE p SET k = 8 WHERE id = 9",
+       "INSERT OR FAIL INTO p VALUES (105, 8, 'f')",
+       "SELECT id, k, v FROM p WHERE id >= 100 OR id < 10 ORDER BY id",
+       "COMMIT",
+       "SELECT count(*), sum(k), sum(length(v)) FROM p"});
+}
+
 TEST_F(StatementAtomicityTest, AutocommitStatementsStayAtomic) {
   Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 30),
          "INSERT INTO t VALUES " + Rows(100, 150) + "," + Rows(7, 1),

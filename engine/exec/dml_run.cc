@@ -86,6 +86,26 @@ Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame
   return Status::OK();
 }
 
+bool DmlRun::OneRowCheckedFirst() const {
+  if (dml_->view || triggers_ || upsert_ || rowid_action_ == ConflictAction::kReplace ||
+      dml_->conflict == ConflictAction::kReplace)
+    return false;
+  for (ConflictAction a : index_action_) {
+    if (a == ConflictAction::kReplace) return false;
+  }
+  switch (dml_->kind) {
+    case plan::Dml::Kind::kInsert: {
+      if (dml_->source < 0) return true;  // DEFAULT VALUES
+      const plan::Select& s = ctx_->prog().selects[static_cast<size_t>(dml_->source)];
+      return s.cores.size() == 1 && s.cores[0].values && s.cores[0].value_rows.size() == 1;
+    }
+    case plan::Dml::Kind::kUpdate:
+    case plan::Dml::Kind::kDelete:
+      return dml_->level.access == plan::Access::kRowidEq;
+  }
+  return false;
+}
+
 Status DmlRun::FireTriggers(TriggerRun::Timing t, const Value* old_row, const Value* new_row,
                             bool* ignore, TriggerRun* run) {
   ConflictAction failed = ConflictAction::kAbort;

@@ -30,6 +30,13 @@ class DmlRun {
   // The resolved conflict action (ABORT, FAIL or ROLLBACK) of the
   // constraint that failed the last execution: what the API undoes.
   sql::ConflictAction failed_action() const { return failed_; }
+  // The statement writes at most one row and checks every constraint it
+  // can fail before its first write: one VALUES row (or DEFAULT VALUES), or
+  // an UPDATE or DELETE by rowid equality, with no trigger, no REPLACE (it
+  // deletes rows before the write) and no UPSERT. SQLite runs these without
+  // a statement journal (sqlite3MultiWrite is never called for them); only
+  // an I/O error can then stop it half-way. Valid after PrepareTriggers.
+  bool OneRowCheckedFirst() const;
 
  private:
   Status RunInsert(int64_t* changes, int64_t* last_rowid);

@@ -23,7 +23,7 @@ class KeySorter::Arena {
   uint8_t* Allocate(size_t n) {
     if (chunks_.empty() || used_ + n > size_) {
       size_ = std::max(kChunk, n);
-      chunks_.push_back(std::make_unique<uint8_t[]>(size_));
+      chunks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(size_));  // no zeroing
       used_ = 0;
     }
     uint8_t* p = chunks_.back().get() + used_;

@@ -273,6 +273,7 @@ Status Pager::MakeWritable(PageRef& page) {
   if (!page) return Status::InvalidArgument("MakeWritable on an empty page reference");
   if (!in_write_)
     return Status::InvalidArgument("cannot modify a page outside a write transaction");
+  ++write_count_;
   CachedPage* f = page.page_;
   const uint32_t pgno = f->pgno;
   // The open statement needs the image it started from, also of a page
@@ -351,6 +352,7 @@ Result<PageRef> Pager::Allocate() {
   uint32_t pgno = page_count_ + 1;
   if (pgno == lock_byte_page()) ++pgno;
   ENGINE_ASSIGN_OR_RETURN(CachedPage * f, FreeFrame());
+  ++write_count_;
   page_count_ = pgno;
   if (by_pgno_.size() <= pgno) by_pgno_.resize(size_t{pgno} + 1, nullptr);
   std::memset(f->data.get(), 0, page_size_);

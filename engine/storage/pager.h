@@ -152,6 +152,10 @@ class Pager {
   void EndStatement() { stmt_.Clear(); }
   Status RollbackStatement();
   bool in_statement() const { return stmt_.active(); }
+  // Pages made writable or appended since the pager opened: equal before
+  // and after a statement, the statement changed nothing (how a statement
+  // run without a savepoint knows whether its failure left anything).
+  uint64_t write_count() const { return write_count_; }
 
   uint32_t schema_cookie() const { return header_u32(hdr::kSchemaCookie); }
   Status SetSchemaCookie(uint32_t v);
@@ -205,6 +209,7 @@ class Pager {
   std::unique_ptr<JournalWriter> journal_;
   JournalBuffer journal_buffer_;  // lent to every transaction's journal_
   StatementJournal stmt_;
+  uint64_t write_count_ = 0;
   uint8_t stmt_header_[kDbHeaderSize] = {};  // header_ when the statement began
   uint64_t page_reads_ = 0;
 };

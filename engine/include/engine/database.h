@@ -68,6 +68,13 @@ class Database {
   // Opens the write transaction if needed; inside an explicit transaction
   // also a statement savepoint, so that a failure undoes this statement only.
   Status BeginStatementWrite();
+  // Inside an explicit transaction, drops the savepoint BeginStatementWrite
+  // opened, for a statement that writes at most one row and checks every
+  // constraint before its first write (exec::DmlRun::OneRowCheckedFirst):
+  // as SQLite, no statement journal, so no page image copied per page the
+  // statement changes. Should it fail after writing (an I/O error), the
+  // transaction is rolled back, as SQLite does; failing before, nothing is.
+  void SkipStatementJournal();
   // Autocommit: commits, or rolls back on error. Explicit transaction: keeps
   // the statement, or undoes it alone on error.
   Status EndStatementWrite(Status st, OnConstraint on_constraint = OnConstraint::kUndoStatement);
@@ -109,6 +116,10 @@ class Database {
   uint32_t temp_cookie_ = 0;  // temp's, when there is one
   uint64_t schema_generation_ = 0;
   bool explicit_txn_ = false;
+  // The running statement skipped its savepoint (SkipStatementJournal), and
+  // the main pager's write_count() when it did.
+  bool stmt_unjournaled_ = false;
+  uint64_t stmt_writes_at_ = 0;
   int readers_ = 0;
   int64_t changes_ = 0;
   int64_t last_insert_rowid_ = 0;
