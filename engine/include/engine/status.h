@@ -47,7 +47,6 @@ class [[nodiscard]] Status {
   // (a code, an offset and a std::string in place took ~10 instructions a
   // pass, and 40 bytes through the hidden return pointer).
   Status(const Status& o) : rep_(o.rep_ ? Clone(*o.rep_) : nullptr) {}
-  Status(Status&& o) noexcept : rep_(std::exchange(o.rep_, nullptr)) {}
   Status& operator=(const Status& o) {
     if (this != &o) Status(o).swap(*this);
     return *this;
@@ -56,12 +55,15 @@ class [[nodiscard]] Status {
     Status(std::move(o)).swap(*this);
     return *this;
   }
-  // Inline and a test: clang kept a defaulted destructor (unique_ptr's
-  // delete of a Rep with a std::string) out of line, a call per Status.
-  ~Status() {
+  // Always inline, and a test: clang kept a defaulted destructor
+  // (unique_ptr's delete of a Rep with a std::string) out of line, and a
+  // plain inline one out of line in the executor's larger functions: a
+  // call per Status passed.
+  [[gnu::always_inline]] ~Status() {
     if (rep_ != nullptr) [[unlikely]]
       Free(rep_);
   }
+  [[gnu::always_inline]] Status(Status&& o) noexcept : rep_(o.rep_) { o.rep_ = nullptr; }
   void swap(Status& o) noexcept { std::swap(rep_, o.rep_); }
 
   bool ok() const { return rep_ == nullptr; }
