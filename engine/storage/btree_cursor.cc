@@ -387,7 +387,7 @@ Status BtCursor::read_payload(const uint8_t* page, const CellInfo& c, std::span<
   return Status::OK();
 }
 
-Status BtCursor::payload(std::span<const uint8_t>* out) {
+Status BtCursor::payload_slow(std::span<const uint8_t>* out) {
   if (state_ == State::kSaved) {
     bool exact;
     ENGINE_RETURN_IF_ERROR(restore(&exact));

@@ -77,8 +77,17 @@ class BtCursor {
   uint64_t payload_size() const { return cell_.payload_size; }
   // The current entry's payload (table row record, or index key record):
   // a view into the pinned page, or into the cursor's buffer when it
-  // overflows. Valid until the cursor moves.
-  Status payload(std::span<const uint8_t>* out);
+  // overflows. Valid until the cursor moves. Inline for an entry all on
+  // its page, the case of nearly every row a scan reads (two calls per row
+  // were 60 Ir of range_scan's ~880).
+  Status payload(std::span<const uint8_t>* out) {
+    if (state_ == State::kValid && cell_.overflow == 0 && cell_.payload_size == cell_.local &&
+        (!is_table_ || stack_[depth_].info.leaf)) [[likely]] {
+      *out = {stack_[depth_].page.data() + cell_.payload_off, cell_.local};
+      return Status::OK();
+    }
+    return payload_slow(out);
+  }
 
  private:
   friend class BTree;
@@ -117,6 +126,7 @@ class BtCursor {
   bool compare_cell_local(const Level& lv, int idx, const Value* key, int n, int* cmp) const;
   // From a leaf lower bound, step onto the entry it denotes (or the end).
   Status settle_after_descend();
+  Status payload_slow(std::span<const uint8_t>* out);
   Status read_payload(const uint8_t* page, const CellInfo& c, std::span<const uint8_t>* out,
                       std::vector<uint8_t>* buf);
   // Remember the key and let go of every page (the tree is about to change).
