@@ -117,7 +117,8 @@ Result<bool> CoreRun::Filters(const std::vector<int32_t>& filters) {
   return true;
 }
 
-Status CoreRun::LoadTableRow(LevelRun& lv) {
+// Inline: once per row of every table scan and seek.
+ENGINE_ALWAYS_INLINE Status CoreRun::LoadTableRow(LevelRun& lv) {
   std::span<const uint8_t> payload;
   ENGINE_RETURN_IF_ERROR(lv.table->payload(&payload));
   lv.row->rowid = lv.table->rowid();
