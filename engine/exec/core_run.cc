@@ -241,7 +241,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       return true;
     case Access::kRowidEq: {
       Value k;
-      ENGINE_RETURN_IF_ERROR(ctx_->Eval(p.eq[0], &k));
+      ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(p.eq[0], &k));
       int64_t id = 0;
       if (k.type() == ValueType::kInteger) {
         // The common key, a join column or a bound integer: exact as it is.
@@ -279,7 +279,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       lv.in_keys.clear();
       for (int32_t node : p.eq) {
         Value k;
-        ENGINE_RETURN_IF_ERROR(ctx_->Eval(node, &k));
+        ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(node, &k));
         int64_t lo_id = 0, id = 0;
         if (RowidBound(k, true, true, &lo_id) == Bound::kValue &&
             RowidBound(k, false, true, &id) == Bound::kValue && id == lo_id) {
@@ -298,13 +298,13 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       lv.exact = true;
       if (p.lo >= 0) {
         Value v;
-        ENGINE_RETURN_IF_ERROR(ctx_->Eval(p.lo, &v));
+        ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(p.lo, &v));
         lv.exact &= func::ApplyNumericAffinity(v, true).type() == ValueType::kInteger;
         if (RowidBound(v, true, p.lo_inclusive, &lv.rlo) == Bound::kEmpty) return false;
       }
       if (p.hi >= 0) {
         Value v;
-        ENGINE_RETURN_IF_ERROR(ctx_->Eval(p.hi, &v));
+        ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(p.hi, &v));
         lv.exact &= func::ApplyNumericAffinity(v, true).type() == ValueType::kInteger;
         if (RowidBound(v, false, p.hi_inclusive, &lv.rhi) == Bound::kEmpty) return false;
       }
@@ -334,7 +334,7 @@ Result<bool> CoreRun::First(LevelRun& lv) {
       lv.key.clear();
       lv.key_arena.Reset();
       auto key_value = [&](int32_t node, func::Affinity cmp, size_t pos, Value* out) -> Status {
-        ENGINE_RETURN_IF_ERROR(ctx_->Eval(node, out));
+        ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(node, out));
         if (cmp != func::Affinity::kNone && cmp != func::Affinity::kBlob) {
           const int col = ix.columns[pos];
           const func::Affinity a = col == t.rowid_alias
@@ -558,7 +558,7 @@ Status CoreRun::Accumulate() {
     size_t g = 0;
     if (nkey > 0) {
       for (size_t k = 0; k < nkey; ++k) {
-        ENGINE_RETURN_IF_ERROR(ctx_->Eval(core_->group_by[k], &key_scratch_[k]));
+        ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(core_->group_by[k], &key_scratch_[k]));
       }
       group_keys_.Add(key_scratch_.data());
       const size_t idx = group_keys_.size() - 1;
@@ -579,8 +579,8 @@ Status CoreRun::Accumulate() {
       const plan::AggSpec& spec = core_->aggs[a];
       Value args[2];
       int nargs = 0;
-      if (spec.arg >= 0) ENGINE_RETURN_IF_ERROR(ctx_->Eval(spec.arg, &args[nargs++]));
-      if (spec.arg2 >= 0) ENGINE_RETURN_IF_ERROR(ctx_->Eval(spec.arg2, &args[nargs++]));
+      if (spec.arg >= 0) ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(spec.arg, &args[nargs++]));
+      if (spec.arg2 >= 0) ENGINE_RETURN_IF_ERROR(ctx_->EvalOperand(spec.arg2, &args[nargs++]));
       grp.aggs[a].Step(args, nargs);
       best_row |= grp.aggs[a].last_step_was_best();
     }
