@@ -412,18 +412,19 @@ TEST_P(IoErrorTest, AFailedOperationLeavesBeforeOrAfter) {
 
 INSTANTIATE_TEST_SUITE_P(InCacheAndSpilling, IoErrorTest, ::testing::Values(6, 300));
 
-// A one-row INSERT inside BEGIN runs without a statement journal (as in
-// sqlite3); its row here spans ~20 overflow pages of a 16-page cache, so the
-// pager spills mid-statement. An I/O error before its first write leaves
-// the transaction open with the earlier row; one after it rolls the
-// transaction back, as sqlite3 does. Never the earlier row with part of
-// the new one.
-TEST(OneRowStatementIoErrorTest, FailingAfterItsFirstWriteEndsTheTransaction) {
+// Statements that no constraint can stop half-way run inside BEGIN without a
+// statement journal (as in sqlite3). Run `setup` in a transaction, then
+// `stmt` with an I/O error at each of its operations in turn (a 16-page
+// cache: the pager spills mid-statement). A failure before the statement's
+// first write leaves the transaction open with `setup`'s rows (`after_setup`
+// once committed); one after it rolls the transaction back (`before`), as
+// sqlite3 does for I/O errors; success gives `after_stmt`. Never the setup
+// with part of the statement.
+void CheckUnjournaledIoErrors(const std::vector<std::string>& setup, const std::string& stmt,
+                              const std::string& before, const std::string& after_setup,
+                              const std::string& after_stmt) {
   TempDir dir;
   const std::string path = dir.file("o.db");
-  const std::string first = "INSERT INTO log VALUES (1, 1, '" + std::string(300, 'a') + "')";
-  const std::string big = "INSERT INTO log VALUES (1, 2, '" + std::string(20000, 'b') + "')";
-  const std::string before = "n=0;", one = "n=0;1:1,300;", both = "n=0;1:2,20300;";
   uint64_t total = 0;
   std::map<std::string, int> outcomes;
   for (uint64_t fail = 0; fail == 0 || fail <= total; ++fail) {
@@ -434,10 +435,10 @@ TEST(OneRowStatementIoErrorTest, FailingAfterItsFirstWriteEndsTheTransaction) {
       auto db = Database::Open(path, Options(&env));
       ASSERT_TRUE(db.ok()) << db.status().ToString();
       ASSERT_TRUE((*db)->Exec("BEGIN").ok());
-      ASSERT_TRUE((*db)->Exec(first).ok());
+      for (const std::string& sql : setup) ASSERT_TRUE((*db)->Exec(sql).ok()) << sql;
       const uint64_t ops_before = env.ops();
       env.FailOnce(fail);
-      Status st = (*db)->Exec(big);
+      Status st = (*db)->Exec(stmt);
       if (fail == 0) {
         ASSERT_TRUE(st.ok()) << st.ToString();
         total = env.ops() - ops_before;
@@ -453,16 +454,35 @@ TEST(OneRowStatementIoErrorTest, FailingAfterItsFirstWriteEndsTheTransaction) {
     ASSERT_TRUE(env.WriteSurvivors(env.Current()).ok());
     SqliteDb check(path, /*read_only=*/true);
     ASSERT_EQ(check.IntegrityCheck(), "ok") << "failing op " << fail;
-    const std::string got = Dump(check);
-    const std::string want = outcome == "statement ok"       ? both
-                             : outcome == "failed, txn open" ? one
+    const std::string want = outcome == "statement ok"       ? after_stmt
+                             : outcome == "failed, txn open" ? after_setup
                                                              : before;
-    EXPECT_EQ(got, want) << "failing op " << fail << ": " << outcome;
+    EXPECT_EQ(Dump(check), want) << "failing op " << fail << ": " << outcome;
     ++outcomes[outcome];
   }
   // The statement spilled, so some failure came after its first write.
   EXPECT_GT(total, 3u);
   EXPECT_GT(outcomes["failed, txn rolled back"], 0);
+}
+
+TEST(UnjournaledStatementIoErrorTest, OneRowInsertSpanningOverflowPages) {
+  CheckUnjournaledIoErrors({"INSERT INTO log VALUES (1, 1, '" + std::string(300, 'a') + "')"},
+                           "INSERT INTO log VALUES (1, 2, '" + std::string(20000, 'b') + "')",
+                           "n=0;", "n=0;1:1,300;", "n=0;1:2,20300;");
+}
+
+TEST(UnjournaledStatementIoErrorTest, ManyRowUpdateOfAnUnconstrainedColumn) {
+  std::vector<size_t> lens(60, 200);
+  CheckUnjournaledIoErrors({"UPDATE ctr SET n = 1 WHERE id = 1", Rows(1, 0, 60, lens)},
+                           "UPDATE log SET pad = '" + std::string(900, 'c') + "' WHERE k >= 10",
+                           "n=0;", "n=1;1:60,12000;", "n=1;1:60,47000;");
+}
+
+TEST(UnjournaledStatementIoErrorTest, ManyRowDelete) {
+  std::vector<size_t> lens(80, 700);
+  CheckUnjournaledIoErrors({"UPDATE ctr SET n = 1 WHERE id = 1", Rows(1, 0, 80, lens)},
+                           "DELETE FROM log WHERE k % 3 <> 0", "n=0;", "n=1;1:80,56000;",
+                           "n=1;1:27,18900;");
 }
 
 // The simulator itself: what a cut keeps.

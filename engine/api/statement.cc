@@ -224,7 +224,7 @@ Status Statement::RunOnce() {
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
   if (st.ok() && kind_ == Kind::kDml) {
-    if (dml_->OneRowCheckedFirst()) db_->SkipStatementJournal();
+    if (dml_->NeedsNoStatementJournal()) db_->SkipStatementJournal();
     ctx_->NewExecution();
     ctx_->params() = binds_;
     int64_t changes = 0;

@@ -175,6 +175,24 @@ TEST_F(StatementAtomicityTest, OneRowStatementsFailingInsideBegin) {
        "SELECT count(*), sum(k), sum(length(v)) FROM p"});
 }
 
+// Statements no constraint can stop (a DELETE; an UPDATE of columns with no
+// NOT NULL, CHECK or index, by values that cannot fail) also run without a
+// statement journal; ROLLBACK still undoes them, and a statement failing
+// after them leaves them in place.
+TEST_F(StatementAtomicityTest, UnconstrainedManyRowStatementsInsideBegin) {
+  Check({"CREATE TABLE u(id INTEGER PRIMARY KEY, k INTEGER UNIQUE, v TEXT, w INTEGER NOT NULL)",
+         "INSERT INTO u(k, v, w) VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3), (4, 'd', 4), "
+         "(5, 'e', 5)",
+         "INSERT INTO u(k, v, w) SELECT k + 10, v, k FROM u", "BEGIN",
+         "UPDATE u SET v = v || '" + std::string(500, 'x') + "' WHERE k > 2",
+         "DELETE FROM u WHERE k % 2 = 0", "UPDATE u SET w = NULL WHERE k > 10",
+         "UPDATE u SET v = -k * 2.5 WHERE id > 1", "SELECT id, k, length(v), w FROM u ORDER BY id",
+         "ROLLBACK", "SELECT count(*), sum(length(v)) FROM u", "BEGIN", "DELETE FROM u WHERE k < 4",
+         "UPDATE u SET v = NULL, w = w + 1 WHERE k > 12",
+         "INSERT INTO u VALUES (100, 15, 'dup', 0)", "SELECT id, k, v, w FROM u ORDER BY id",
+         "COMMIT"});
+}
+
 TEST_F(StatementAtomicityTest, AutocommitStatementsStayAtomic) {
   Check({kSchema, "INSERT INTO t VALUES " + Rows(1, 30),
          "INSERT INTO t VALUES " + Rows(100, 150) + "," + Rows(7, 1),

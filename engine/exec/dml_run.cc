@@ -86,22 +86,74 @@ Status DmlRun::PrepareTriggers(const catalog::Schema* schema, const TriggerFrame
   return Status::OK();
 }
 
-bool DmlRun::OneRowCheckedFirst() const {
+namespace {
+
+// An expression whose evaluation cannot fail: columns, parameters,
+// constants and the operators that always produce a value (integer overflow
+// goes to REAL, division by zero to NULL). Functions, subqueries and the
+// rest are left out, whatever they are.
+bool CannotFail(const plan::Program& prog, int32_t id) {
+  if (id < 0) return true;
+  const plan::Node& n = prog.node(id);
+  switch (n.op) {
+    case plan::Op::kConst:
+    case plan::Op::kParam:
+    case plan::Op::kColumn:
+      return true;
+    case plan::Op::kUnary:
+    case plan::Op::kBinary:
+    case plan::Op::kIsNull:
+    case plan::Op::kBetween:
+    case plan::Op::kCast:
+      return CannotFail(prog, n.a) && CannotFail(prog, n.b) && CannotFail(prog, n.c);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool DmlRun::NeedsNoStatementJournal() const {
   if (dml_->view || triggers_ || upsert_ || rowid_action_ == ConflictAction::kReplace ||
       dml_->conflict == ConflictAction::kReplace)
     return false;
   for (ConflictAction a : index_action_) {
     if (a == ConflictAction::kReplace) return false;
   }
+  const plan::Level& lv = dml_->level;
+  // Equality on the rowid, or on every column of a UNIQUE index (a NULL
+  // never equals): at most one row.
+  const bool one_row =
+      lv.access == plan::Access::kRowidEq ||
+      (lv.access == plan::Access::kIndex && lv.index != nullptr && lv.index->unique &&
+       lv.eq.size() == lv.index->columns.size() && lv.lo < 0 && lv.hi < 0);
   switch (dml_->kind) {
     case plan::Dml::Kind::kInsert: {
       if (dml_->source < 0) return true;  // DEFAULT VALUES
       const plan::Select& s = ctx_->prog().selects[static_cast<size_t>(dml_->source)];
       return s.cores.size() == 1 && s.cores[0].values && s.cores[0].value_rows.size() == 1;
     }
-    case plan::Dml::Kind::kUpdate:
     case plan::Dml::Kind::kDelete:
-      return dml_->level.access == plan::Access::kRowidEq;
+      // The rows are found before the first is deleted, and a delete checks
+      // no constraint.
+      return true;
+    case plan::Dml::Kind::kUpdate: {
+      if (one_row) return true;
+      // Many rows: only when no row can fail a constraint or its SET
+      // values (no NOT NULL, CHECK or index on a column it sets, not the
+      // rowid, values that cannot fail to evaluate).
+      if (!dml_->update_checks.empty()) return false;
+      for (const auto& [col, node] : dml_->sets) {
+        if (col < 0 || col == table_->rowid_alias) return false;
+        if (table_->columns[static_cast<size_t>(col)].not_null) return false;
+        for (const catalog::IndexInfo* ix : table_->indexes) {
+          if (std::find(ix->columns.begin(), ix->columns.end(), col) != ix->columns.end())
+            return false;
+        }
+        if (!CannotFail(ctx_->prog(), node)) return false;
+      }
+      return true;
+    }
   }
   return false;
 }

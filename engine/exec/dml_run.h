@@ -30,13 +30,15 @@ class DmlRun {
   // The resolved conflict action (ABORT, FAIL or ROLLBACK) of the
   // constraint that failed the last execution: what the API undoes.
   sql::ConflictAction failed_action() const { return failed_; }
-  // The statement writes at most one row and checks every constraint it
-  // can fail before its first write: one VALUES row (or DEFAULT VALUES), or
-  // an UPDATE or DELETE by rowid equality, with no trigger, no REPLACE (it
-  // deletes rows before the write) and no UPSERT. SQLite runs these without
-  // a statement journal (sqlite3MultiWrite is never called for them); only
-  // an I/O error can then stop it half-way. Valid after PrepareTriggers.
-  bool OneRowCheckedFirst() const;
+  // No failure can stop the statement half-way but an I/O error: it checks
+  // every constraint it can fail before its first write (one VALUES row;
+  // an UPDATE of at most one row: by rowid or by every column of a UNIQUE
+  // index), or it cannot fail one at all (a DELETE; an UPDATE of many rows
+  // whose SETs touch no NOT NULL, CHECKed or indexed column and whose values
+  // cannot fail to evaluate); no trigger, REPLACE or UPSERT. SQLite runs
+  // these without a statement journal (sqlite3MultiWrite and
+  // sqlite3MayAbort). Valid after PrepareTriggers.
+  bool NeedsNoStatementJournal() const;
 
  private:
   Status RunInsert(int64_t* changes, int64_t* last_rowid);

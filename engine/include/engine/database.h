@@ -69,8 +69,8 @@ class Database {
   // also a statement savepoint, so that a failure undoes this statement only.
   Status BeginStatementWrite();
   // Inside an explicit transaction, drops the savepoint BeginStatementWrite
-  // opened, for a statement that writes at most one row and checks every
-  // constraint before its first write (exec::DmlRun::OneRowCheckedFirst):
+  // opened, for a statement that no constraint can stop half-way
+  // (exec::DmlRun::NeedsNoStatementJournal):
   // as SQLite, no statement journal, so no page image copied per page the
   // statement changes. Should it fail after writing (an I/O error), the
   // transaction is rolled back, as SQLite does; failing before, nothing is.
