@@ -98,7 +98,10 @@ Status BtCursor::push_child(uint32_t child) {
     lv.page.Release();
     if (child == 1) return Status::Corruption("child pointer to page 1");
     if (top_ < d) top_ = d;
-    ENGINE_ASSIGN_OR_RETURN(lv.page, tree_->pager_->Get(child));
+    lv.page = tree_->pager_->GetCached(child);
+    if (!lv.page) {
+      ENGINE_ASSIGN_OR_RETURN(lv.page, tree_->pager_->Get(child));
+    }
     Status st = load_page_info(lv, child);
     if (!st.ok()) {
       lv.page.Release();

@@ -132,6 +132,18 @@ class Pager {
   uint32_t lock_byte_page() const { return static_cast<uint32_t>(kPendingByte / page_size_) + 1; }
 
   Result<PageRef> Get(uint32_t pgno);
+  // Get's common case inline: the page pinned when it is cached, else an
+  // empty PageRef (then Get reads it, or says why it cannot). A B-tree
+  // descent asks for a page per level (read_join: a descent per row).
+  PageRef GetCached(uint32_t pgno) {
+    if (pgno - 1 < page_count_ && pgno < by_pgno_.size()) {
+      if (CachedPage* f = by_pgno_[pgno]) {
+        f->referenced = true;
+        return PageRef(f);
+      }
+    }
+    return PageRef();
+  }
   Status MakeWritable(PageRef& page);
   Result<PageRef> Allocate();
   Status Free(uint32_t pgno);
