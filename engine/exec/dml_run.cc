@@ -120,13 +120,7 @@ bool DmlRun::NeedsNoStatementJournal() const {
   for (ConflictAction a : index_action_) {
     if (a == ConflictAction::kReplace) return false;
   }
-  const plan::Level& lv = dml_->level;
-  // Equality on the rowid, or on every column of a UNIQUE index (a NULL
-  // never equals): at most one row.
-  const bool one_row =
-      lv.access == plan::Access::kRowidEq ||
-      (lv.access == plan::Access::kIndex && lv.index != nullptr && lv.index->unique &&
-       lv.eq.size() == lv.index->columns.size() && lv.lo < 0 && lv.hi < 0);
+  const bool one_row = dml_->level.access == plan::Access::kRowidEq || dml_->level.unique_eq();
   switch (dml_->kind) {
     case plan::Dml::Kind::kInsert: {
       if (dml_->source < 0) return true;  // DEFAULT VALUES

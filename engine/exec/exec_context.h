@@ -194,7 +194,9 @@ class ExecContext {
   // Eval with a column or a parameter read inline, for the operands that
   // nearly always are one: a seek key (read_join paid ~80 Ir a row for
   // Eval's dispatch on the join column d.bucket).
-  Status EvalOperand(int32_t node, Value* out) {
+  // Always inline: clang kept it out of line in CoreRun::First (perfci's
+  // contract caught it), a call where the point is to save one.
+  ENGINE_ALWAYS_INLINE Status EvalOperand(int32_t node, Value* out) {
     const plan::Node& n = prog_->node(node);
     if (n.op == plan::Op::kColumn) [[likely]] {
       EvalColumn(n, out);

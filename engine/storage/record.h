@@ -113,6 +113,7 @@ class RecordBuilder {
  private:
   int file_format_;
   std::vector<uint8_t> buf_;
+  std::vector<uint64_t> types_;  // the serial type of each value of the row being built
 };
 
 // Parses a record's header once; column(i) then decodes in O(1) without
