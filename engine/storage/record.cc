@@ -131,9 +131,11 @@ Status RecordReader::Parse(const uint8_t* data, size_t size) {
       const int k = get_varint_bounded(p, hend, &t);
       if (k == 0) return Status::Corruption("record header ends inside a serial type");
       p += k;
-      // Two-byte and longer types are TEXT and BLOB lengths, never 10 or 11.
+      // Longer types are TEXT and BLOB lengths, but a varint may spell a
+      // small number in more bytes than it needs (10 as 0x80 0x0a).
       len = serial_type_len(t);
-      if (len > kMaxPayload) return BadColumn(t, static_cast<size_t>(c - cols), size);
+      if (t == 10 || t == 11 || len > kMaxPayload)
+        return BadColumn(t, static_cast<size_t>(c - cols), size);
     }
     c->serial_type = t;
     c->offset = static_cast<uint32_t>(offset);

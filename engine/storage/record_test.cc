@@ -146,6 +146,8 @@ TEST(RecordTest, CorruptRecordsAreRejected) {
   EXPECT_TRUE(reader.Parse(body_short, 5).IsCorruption());
   const uint8_t reserved[] = {2, 10};
   EXPECT_EQ(reader.Parse(reserved, 2).message(), "record uses reserved serial type 10");
+  const uint8_t reserved_long[] = {3, 0x80, 0x0a};  // 10 spelled in two bytes
+  EXPECT_EQ(reader.Parse(reserved_long, 3).message(), "record uses reserved serial type 10");
   const uint8_t reserved_second[] = {3, 1, 11, 7};
   EXPECT_EQ(reader.Parse(reserved_second, 4).message(), "record uses reserved serial type 11");
   // A two-byte serial type (TEXT of 8,185 bytes) past the end, and a
