@@ -718,9 +718,18 @@ ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_r
                                                     const std::vector<bool>& touched,
                                                     BtCursor* hint) {
   const size_t n = table_->columns.size();
-  // The new values must survive the deletes below (they may view the old page).
-  fresh_.Reset(static_cast<int>(n));
-  fresh_.Add(row_.data());
+  // row_ views old_'s copy of the row and the arena, never the page; only
+  // a doomed row's delete (its LoadRow refills old_) pulls that from under
+  // it, and only then are the new values copied first.
+  Value* vals = row_.data();
+  for (int64_t r : doomed_) {
+    if (r == rowid) continue;
+    fresh_.Reset(static_cast<int>(n));
+    fresh_.Add(row_.data());
+    vals = fresh_.mutable_row(0);
+    break;
+  }
+  written_ = vals;
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {
     if (touched[ix]) ENGINE_RETURN_IF_ERROR(DeleteIndexEntry(ix, old_.row(0), rowid));
   }
@@ -736,7 +745,6 @@ ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_r
   // A row deleted or moved may have held the largest rowid (an UPSERT's
   // INSERT goes on after it).
   next_rowid_known_ = false;
-  Value* vals = fresh_.mutable_row(0);
   if (table_->rowid_alias >= 0) vals[table_->rowid_alias] = Value::Null();
   auto rec = builder_.Build(vals, static_cast<int>(n));
   ENGINE_RETURN_IF_ERROR(ctx_->tree(table_->db)->Insert(table_->root, new_rowid, rec, hint));
@@ -827,7 +835,7 @@ Status DmlRun::UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Val
   // The table cursor, not the row's: the deletes may have moved it.
   BtCursor* hint = rowid_changed || !doomed_.empty() ? &TableCursor() : row_cur_;
   ENGINE_RETURN_IF_ERROR(WriteUpdatedRow(rowid, new_rowid, rowid_changed, touched, hint));
-  const Value* vals = fresh_.row(0);
+  const Value* vals = written_;
   *updated = true;
   if (triggers != nullptr && triggers->has(TriggerRun::Timing::kAfter)) {
     trig_row_.assign(vals, vals + n);
@@ -982,7 +990,7 @@ Status DmlRun::RunUpdate(int64_t* changes) {
     }
     // LoadRow left row_cur_ on the row: no second descent.
     ENGINE_RETURN_IF_ERROR(WriteUpdatedRow(rowid, new_rowid, rowid_changed, touched, row_cur_));
-    const Value* vals = fresh_.row(0);
+    const Value* vals = written_;
     ++*changes;
     if (triggers_ && triggers_->has(TriggerRun::Timing::kAfter)) [[unlikely]] {
       trig_row_.assign(vals, vals + n);

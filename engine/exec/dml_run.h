@@ -84,7 +84,8 @@ class DmlRun {
   bool MarkTouched(const std::vector<std::pair<int, int32_t>>& sets, bool rowid_changed,
                    std::vector<bool>* touched) const;
   // Writes row_ over the row `rowid` (at new_rowid), its touched index
-  // entries and the rows CheckUnique doomed; the new values stay in fresh_.
+  // entries and the rows CheckUnique doomed; written_ then points at the
+  // new values (row_, or fresh_ when a doomed row's delete reloads old_).
   Status WriteUpdatedRow(int64_t rowid, int64_t new_rowid, bool rowid_changed,
                          const std::vector<bool>& touched, BtCursor* hint);
   Status UpsertUpdate(int64_t rowid, const plan::Dml::Upsert& u, const Value* proposed,
@@ -130,7 +131,8 @@ class DmlRun {
   std::vector<int64_t> rowids_;
   std::vector<int64_t> doomed_;
   RowStore source_rows_;
-  RowStore fresh_;  // an updated row's new values
+  RowStore fresh_;                  // an updated row's new values, when row_ cannot keep them
+  const Value* written_ = nullptr;  // the last WriteUpdatedRow's new values
   int64_t next_rowid_ = 0;
   bool next_rowid_known_ = false;
   // Unique indexes in the order SQLite checks them: the reverse of the
