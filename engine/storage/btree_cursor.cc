@@ -404,7 +404,7 @@ Status BtCursor::payload_slow(std::span<const uint8_t>* out) {
 }
 
 Status BtCursor::compare_cell(const Level& lv, int idx, const Value* key, int n, int* cmp) {
-  if (compare_cell_local(lv, idx, key, n, cmp)) return Status::OK();
+  if (compare_cell_local(lv.page.data(), lv.info, idx, key, n, cmp)) return Status::OK();
   CellInfo c;
   if (!parse_cell_header(lv.page.data(), lv.info,
                          read_cell_ptr(lv.page.data(), lv.info.ptrs_off, idx), &c)) {
@@ -421,12 +421,16 @@ Status BtCursor::descend_index(const Value* key, int n, bool strictly_greater) {
   if (is_table_) return Status::InvalidArgument("index seek on a table b-tree");
   for (;;) {
     Level& lv = stack_[depth_];
+    // A copy of the page's facts, as in descend_table: no store in the
+    // search can change them, which g++ cannot see through the cursor.
+    const uint8_t* page = lv.page.data();
+    const PageInfo pg = lv.info;
     int lo = 0;
-    int hi = lv.info.ncell;
+    int hi = pg.ncell;
     while (lo < hi) {
       const int mid = (lo + hi) >> 1;
       int cmp;
-      if (!compare_cell_local(lv, mid, key, n, &cmp)) {
+      if (!compare_cell_local(page, pg, mid, key, n, &cmp)) {
         ENGINE_RETURN_IF_ERROR(compare_cell(lv, mid, key, n, &cmp));
       }
       if (cmp < 0 || (strictly_greater && cmp == 0)) {
