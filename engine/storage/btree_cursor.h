@@ -171,6 +171,29 @@ class BtCursor {
   std::vector<Value> saved_values_;
 };
 
+// descend_table's binary search of one page: the position of the first
+// cell whose key is >= rowid, or -1 - i when cell i is malformed. One
+// instance for leaves and one for interior pages (their cells differ):
+// g++ kept the leaf test, and the flag on the stack, in every probe of a
+// single loop for both (read_join -2.1% Ir with g++ 12).
+template <bool kLeaf>
+ENGINE_ALWAYS_INLINE int search_table_page(const uint8_t* page, PageInfo pg, int64_t rowid) {
+  pg.leaf = kLeaf;
+  int lo = 0;
+  int hi = pg.ncell;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    int64_t key;
+    if (!table_cell_key(page, pg, mid, &key)) return -1 - mid;
+    if (key < rowid) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 // The binary search of seek(), kept in the header so that the cell decoders
 // inline into it wherever it is used.
 ENGINE_ALWAYS_INLINE Status BtCursor::descend_table(int64_t rowid) {
@@ -184,18 +207,9 @@ ENGINE_ALWAYS_INLINE Status BtCursor::descend_table(int64_t rowid) {
     // g++ reloaded ptrs_off and ncell from the cursor on every probe (~8 Ir
     // a probe; read_join -2.5% Ir with g++ 12, clang unchanged).
     const PageInfo pg = lv.info;
-    int lo = 0;
-    int hi = pg.ncell;
-    while (lo < hi) {
-      const int mid = (lo + hi) >> 1;
-      int64_t key;
-      if (!table_cell_key(page, pg, mid, &key)) return corrupt_cell(pg.pgno, mid);
-      if (key < rowid) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const int lo = pg.leaf ? search_table_page<true>(page, pg, rowid)
+                           : search_table_page<false>(page, pg, rowid);
+    if (lo < 0) return corrupt_cell(pg.pgno, -1 - lo);
     lv.idx = lo;
     if (pg.leaf) return Status::OK();
     ENGINE_RETURN_IF_ERROR(push_child(child_at(lv, lo)));
