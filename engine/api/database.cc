@@ -183,20 +183,22 @@ Status Database::BeginStatementWrite() {
     if (temp_tree_ != nullptr) [[unlikely]]
       ENGINE_RETURN_IF_ERROR(TempStep(TreeOp::kBeginWrite));
   }
+  return Status::OK();
+}
+
+Status Database::BeginStatementSavepoint(bool needed) {
   // Autocommit needs no savepoint: the statement is the whole transaction.
   if (!explicit_txn_) return Status::OK();
+  // The temp database keeps the savepoint path: one tree to reason about.
+  if (!needed && temp_tree_ == nullptr) {
+    stmt_unjournaled_ = true;
+    stmt_writes_at_ = tree_->pager().write_count();
+    return Status::OK();
+  }
   ENGINE_RETURN_IF_ERROR(tree_->BeginStatement());
   if (temp_tree_ != nullptr) [[unlikely]]
     ENGINE_RETURN_IF_ERROR(TempStep(TreeOp::kBeginStatement));
   return Status::OK();
-}
-
-void Database::SkipStatementJournal() {
-  // The temp database keeps its savepoint path: one tree to reason about.
-  if (!explicit_txn_ || temp_tree_ != nullptr || !tree_->pager().in_statement()) return;
-  tree_->EndStatement();
-  stmt_unjournaled_ = true;
-  stmt_writes_at_ = tree_->pager().write_count();
 }
 
 void Database::EndAutocommitRead() {

@@ -223,8 +223,10 @@ Status Statement::RunOnce() {
   Database::OnConstraint on_constraint = Database::OnConstraint::kUndoStatement;
   st = db_->EnsureSchema();
   if (st.ok() && schema_generation_ != db_->schema_generation_) st = Build();
+  // The savepoint once the plan is current: it says whether one is needed.
+  if (st.ok())
+    st = db_->BeginStatementSavepoint(kind_ != Kind::kDml || !dml_->NeedsNoStatementJournal());
   if (st.ok() && kind_ == Kind::kDml) {
-    if (dml_->NeedsNoStatementJournal()) db_->SkipStatementJournal();
     ctx_->NewExecution();
     ctx_->params() = binds_;
     int64_t changes = 0;

@@ -61,6 +61,9 @@ DmlRun::DmlRun(ExecContext* ctx, const plan::Dml* dml)
   defer_rowid_ = rowid_action_ == ConflictAction::kReplace &&
                  dml->conflict != ConflictAction::kReplace && !check_order_.empty() &&
                  !targeted(-1);
+  // Once per plan, not per execution: the expression walks below are not
+  // free, and a prepared UPDATE runs many times.
+  stops_only_on_io_errors_ = StopsOnlyOnIoErrors();
 }
 
 DmlRun::~DmlRun() = default;
@@ -113,8 +116,8 @@ bool CannotFail(const plan::Program& prog, int32_t id) {
 
 }  // namespace
 
-bool DmlRun::NeedsNoStatementJournal() const {
-  if (dml_->view || triggers_ || upsert_ || rowid_action_ == ConflictAction::kReplace ||
+bool DmlRun::StopsOnlyOnIoErrors() const {
+  if (dml_->view || upsert_ || rowid_action_ == ConflictAction::kReplace ||
       dml_->conflict == ConflictAction::kReplace)
     return false;
   for (ConflictAction a : index_action_) {
@@ -722,12 +725,10 @@ ENGINE_ALWAYS_INLINE Status DmlRun::WriteUpdatedRow(int64_t rowid, int64_t new_r
   // a doomed row's delete (its LoadRow refills old_) pulls that from under
   // it, and only then are the new values copied first.
   Value* vals = row_.data();
-  for (int64_t r : doomed_) {
-    if (r == rowid) continue;
+  if (std::any_of(doomed_.begin(), doomed_.end(), [&](int64_t r) { return r != rowid; })) {
     fresh_.Reset(static_cast<int>(n));
     fresh_.Add(row_.data());
     vals = fresh_.mutable_row(0);
-    break;
   }
   written_ = vals;
   for (size_t ix = 0; ix < table_->indexes.size(); ++ix) {

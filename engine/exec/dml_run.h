@@ -38,9 +38,12 @@ class DmlRun {
   // cannot fail to evaluate); no trigger, REPLACE or UPSERT. SQLite runs
   // these without a statement journal (sqlite3MultiWrite and
   // sqlite3MayAbort). Valid after PrepareTriggers.
-  bool NeedsNoStatementJournal() const;
+  bool NeedsNoStatementJournal() const { return stops_only_on_io_errors_ && !triggers_; }
 
  private:
+  // NeedsNoStatementJournal's test but for triggers (they are planned
+  // later, by PrepareTriggers), made once by the constructor.
+  bool StopsOnlyOnIoErrors() const;
   Status RunInsert(int64_t* changes, int64_t* last_rowid);
   Status RunUpdate(int64_t* changes);
   Status RunDelete(int64_t* changes);
@@ -157,6 +160,7 @@ class DmlRun {
   std::vector<std::unique_ptr<TriggerRun>> upsert_triggers_;  // UPDATE's, per DO UPDATE
   sql::ConflictAction failed_ = sql::ConflictAction::kAbort;
   std::unique_ptr<TriggerRun> triggers_;  // null: the statement fires none
+  bool stops_only_on_io_errors_ = false;  // StopsOnlyOnIoErrors(), made once
   RowStore trig_old_;                     // OLD of the row an UPDATE changes
   std::vector<Value> trig_row_;
   std::vector<Value> set_vals_;  // an UPDATE's SET values for one row

@@ -65,16 +65,16 @@ class Database {
   Status RefreshSchema();
   Status AcquireRead();
   void ReleaseRead();
-  // Opens the write transaction if needed; inside an explicit transaction
-  // also a statement savepoint, so that a failure undoes this statement only.
+  // Opens the write transaction if needed.
   Status BeginStatementWrite();
-  // Inside an explicit transaction, drops the savepoint BeginStatementWrite
-  // opened, for a statement that no constraint can stop half-way
-  // (exec::DmlRun::NeedsNoStatementJournal):
-  // as SQLite, no statement journal, so no page image copied per page the
-  // statement changes. Should it fail after writing (an I/O error), the
-  // transaction is rolled back, as SQLite does; failing before, nothing is.
-  void SkipStatementJournal();
+  // Inside an explicit transaction, the statement's savepoint, so that a
+  // failure undoes this statement only; opened once the statement is
+  // planned. `needed` false, for a statement that no constraint can stop
+  // half-way (exec::DmlRun::NeedsNoStatementJournal): as SQLite, none, so
+  // no page image is copied per page the statement changes; should it fail
+  // after writing (an I/O error), the transaction is rolled back, as SQLite
+  // does, and failing before, nothing is.
+  Status BeginStatementSavepoint(bool needed);
   // Autocommit: commits, or rolls back on error. Explicit transaction: keeps
   // the statement, or undoes it alone on error.
   Status EndStatementWrite(Status st, OnConstraint on_constraint = OnConstraint::kUndoStatement);
