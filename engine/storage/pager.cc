@@ -241,13 +241,8 @@ Result<CachedPage*> Pager::FreeFrame() {
 }
 
 Result<PageRef> Pager::Get(uint32_t pgno) {
+  if (PageRef cached = GetCached(pgno)) return cached;
   if (pgno == 0 || pgno > page_count_) return Status::Corruption(PageMsg(pgno, page_count_));
-  if (pgno < by_pgno_.size()) {
-    if (CachedPage* f = by_pgno_[pgno]) {
-      f->referenced = true;
-      return PageRef(f);
-    }
-  }
   if (pgno == lock_byte_page()) {
     return Status::Corruption("page " + std::to_string(pgno) + " is the lock-byte page");
   }

@@ -136,6 +136,7 @@ class Pager {
   // empty PageRef (then Get reads it, or says why it cannot). A B-tree
   // descent asks for a page per level (read_join: a descent per row).
   PageRef GetCached(uint32_t pgno) {
+    // pgno 0 wraps round and fails the first test.
     if (pgno - 1 < page_count_ && pgno < by_pgno_.size()) {
       if (CachedPage* f = by_pgno_[pgno]) {
         f->referenced = true;

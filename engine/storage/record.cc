@@ -82,8 +82,7 @@ namespace {
 constexpr uint64_t kReservedLen = uint64_t{1} << 40;
 constexpr auto kOneByteLen = [] {
   std::array<uint64_t, 128> len{};
-  constexpr uint64_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};  // serial_type_len's
-  for (uint64_t t = 0; t < 128; ++t) len[t] = t < 12 ? kFixed[t] : (t - 12) / 2;
+  for (uint64_t t = 0; t < 128; ++t) len[t] = serial_type_len(t);
   len[10] = len[11] = kReservedLen;
   return len;
 }();

@@ -20,8 +20,8 @@ namespace engine {
 
 // Body length of a serial type; 10 and 11 are reserved (the caller rejects
 // them before asking).
-inline uint64_t serial_type_len(uint64_t serial_type) {
-  static constexpr uint8_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
+constexpr uint64_t serial_type_len(uint64_t serial_type) {
+  constexpr uint8_t kFixed[12] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0, 0, 0};
   if (serial_type < 12) return kFixed[serial_type];
   return (serial_type - 12) / 2;
 }
