@@ -116,7 +116,7 @@ class Database {
   uint32_t temp_cookie_ = 0;  // temp's, when there is one
   uint64_t schema_generation_ = 0;
   bool explicit_txn_ = false;
-  // The running statement skipped its savepoint (SkipStatementJournal), and
+  // The running statement opened no savepoint (BeginStatementSavepoint), and
   // the main pager's write_count() when it did.
   bool stmt_unjournaled_ = false;
   uint64_t stmt_writes_at_ = 0;
